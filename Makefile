@@ -1,0 +1,39 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install migrations-check lint format
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000.
+run: install
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py seed
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## Install, then run every check and test.
+test: install migrations-check lint
+	$(BIN)/python -m pytest
+
+migrations-check: install
+	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class DirectoryConfig(AppConfig):
+    """The project package as an app, for its template tags and management commands."""
+
+    name = "directory"
+    verbose_name = "Site"

@@ -1,0 +1,182 @@
+"""Dates that keep the precision their source gave: "2026", "Jul 2026" or "25 Jul 2026".
+
+A profile that says "2026" must never be shown as "Jan. 1, 2026", so a partial date is stored
+as a reduced-precision ISO 8601 string ("2026", "2026-07", "2026-07-25"). Such strings sort in
+date order, so the database can order and filter by them without any conversion.
+"""
+
+import datetime
+import re
+from dataclasses import dataclass
+from functools import total_ordering
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import models
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTH_NUMBERS = {name.lower(): number for number, name in enumerate(MONTHS, start=1)}
+MONTH_NUMBERS |= {
+    datetime.date(2000, number, 1).strftime("%B").lower(): number for number in range(1, 13)
+}
+MONTH_NUMBERS["sept"] = 9
+
+ISO_PATTERN = re.compile(r"^(?P<year>\d{4})(?:-(?P<month>\d{1,2})(?:-(?P<day>\d{1,2}))?)?$")
+MONTH_YEAR_PATTERN = re.compile(r"^(?P<month>[a-z]+)\.?\s+(?P<year>\d{4})$")
+DAY_MONTH_YEAR_PATTERN = re.compile(
+    r"^(?P<day>\d{1,2})\s+(?P<month>[a-z]+)\.?,?\s+(?P<year>\d{4})$"
+)
+MONTH_DAY_YEAR_PATTERN = re.compile(
+    r"^(?P<month>[a-z]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})$"
+)
+
+INPUT_HELP = 'A year ("2026"), a month ("Jul 2026" or "2026-07") or a day ("25 Jul 2026").'
+
+
+class DatePrecision(models.TextChoices):
+    YEAR = "year", "Year"
+    MONTH = "month", "Month"
+    DAY = "day", "Day"
+
+
+@total_ordering
+@dataclass(frozen=True)
+class PartialDate:
+    year: int
+    month: int | None = None
+    day: int | None = None
+
+    def __post_init__(self):
+        if self.day is not None and self.month is None:
+            raise ValueError("A day needs a month.")
+        # Raises ValueError for a month or day that does not exist.
+        datetime.date(self.year, self.month or 1, self.day or 1)
+        if not 1000 <= self.year <= 9999:
+            raise ValueError("The year must have four digits.")
+
+    @classmethod
+    def parse(cls, text: str) -> "PartialDate":
+        """Read ISO ("2026-07") or the way people write dates ("Jul 2026", "25 July 2026")."""
+        cleaned = " ".join(text.strip().lower().split())
+        try:
+            if match := ISO_PATTERN.match(cleaned):
+                return cls(
+                    int(match["year"]),
+                    int(match["month"]) if match["month"] else None,
+                    int(match["day"]) if match["day"] else None,
+                )
+            for pattern in (MONTH_YEAR_PATTERN, DAY_MONTH_YEAR_PATTERN, MONTH_DAY_YEAR_PATTERN):
+                if match := pattern.match(cleaned):
+                    groups = match.groupdict()
+                    day = int(groups["day"]) if groups.get("day") else None
+                    return cls(int(match["year"]), MONTH_NUMBERS[match["month"]], day)
+        except (KeyError, ValueError):
+            pass
+        raise ValueError(f"{text!r} is not a date. {INPUT_HELP}")
+
+    @property
+    def precision(self) -> DatePrecision:
+        if self.day is not None:
+            return DatePrecision.DAY
+        if self.month is not None:
+            return DatePrecision.MONTH
+        return DatePrecision.YEAR
+
+    def isoformat(self) -> str:
+        parts = [f"{self.year:04d}"]
+        if self.month is not None:
+            parts.append(f"{self.month:02d}")
+        if self.day is not None:
+            parts.append(f"{self.day:02d}")
+        return "-".join(parts)
+
+    def first_day(self) -> datetime.date:
+        """The earliest real date this stands for, for feeds and sitemaps that need one."""
+        return datetime.date(self.year, self.month or 1, self.day or 1)
+
+    def __str__(self) -> str:
+        if self.month is None:
+            return str(self.year)
+        month = MONTHS[self.month - 1]
+        if self.day is None:
+            return f"{month} {self.year}"
+        return f"{self.day} {month} {self.year}"
+
+    def _sort_key(self) -> tuple[int, int, int]:
+        return (self.year, self.month or 0, self.day or 0)
+
+    def __lt__(self, other: "PartialDate") -> bool:
+        if not isinstance(other, PartialDate):
+            return NotImplemented
+        return self._sort_key() < other._sort_key()
+
+
+def format_period(start: PartialDate | None, end: PartialDate | None, ongoing: bool) -> str:
+    """A span as a CV prints it: "2017 – 2022", "Sep 2023 – Present", "Started Oct 2025"."""
+    if start and ongoing:
+        return f"{start} – Present"
+    if start and end:
+        return str(start) if start == end else f"{start} – {end}"
+    if start:
+        return f"Started {start}"
+    if end:
+        return f"Until {end}"
+    return "Present" if ongoing else ""
+
+
+class PartialDateFormField(forms.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", INPUT_HELP)
+        kwargs["max_length"] = None
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value):
+        return str(value) if isinstance(value, PartialDate) else value
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if not value:
+            return None
+        try:
+            return PartialDate.parse(value)
+        except ValueError as error:
+            raise ValidationError(str(error), code="invalid") from None
+
+
+class PartialDateField(models.CharField):
+    """A PartialDate stored as its ISO string, so the database sorts it as a date."""
+
+    description = "A date with year, month or day precision"
+
+    def __init__(self, *args, **kwargs):
+        kwargs["max_length"] = 10
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        del kwargs["max_length"]
+        return name, path, args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        return PartialDate.parse(value) if value else None
+
+    def to_python(self, value):
+        if value is None or isinstance(value, PartialDate):
+            return value
+        if value == "":
+            return None
+        try:
+            return PartialDate.parse(str(value))
+        except ValueError as error:
+            raise ValidationError(str(error), code="invalid") from None
+
+    def get_prep_value(self, value):
+        value = self.to_python(value)
+        return value.isoformat() if value else None
+
+    def value_to_string(self, obj):
+        value = self.value_from_object(obj)
+        return value.isoformat() if value else None
+
+    def formfield(self, **kwargs):
+        return super().formfield(**{"form_class": PartialDateFormField, **kwargs})

@@ -1,0 +1,13 @@
+from django.contrib import admin
+
+from news.models import NewsItem
+
+
+@admin.register(NewsItem)
+class NewsItemAdmin(admin.ModelAdmin):
+    list_display = ["title", "date", "kind", "is_published"]
+    list_filter = ["kind", "is_published"]
+    search_fields = ["title", "body"]
+    prepopulated_fields = {"slug": ["title"]}
+    autocomplete_fields = ["people", "publications"]
+    fields = ["title", "slug", ("date", "kind"), "body", "people", "publications", "is_published"]

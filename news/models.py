@@ -1,0 +1,76 @@
+from django.db import models
+from django.db.models.functions import Substr
+from django.urls import reverse
+
+from directory.partial_dates import PartialDateField
+from people.models import Person
+from publications.models import Publication
+
+
+class NewsItemQuerySet(models.QuerySet):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+    def published(self):
+        return self.filter(is_published=True)
+
+    def for_listing(self):
+        """The people named beside each item; publications are only on the item's own page."""
+        return self.prefetch_related(
+            models.Prefetch("people", queryset=Person.objects.published().only("name", "slug"))
+        )
+
+    def in_year(self, year: int):
+        # Dates are stored as ISO strings ("2026", "2026-07-25"), so a year is a prefix.
+        return self.filter(date__startswith=f"{year:04d}")
+
+    def years(self):
+        """The distinct years, newest first, in one query."""
+        return (
+            self.annotate(year=Substr("date", 1, 4))
+            .order_by("-year")
+            .values_list("year", flat=True)
+            .distinct()
+        )
+
+
+class NewsItem(models.Model):
+    class Kind(models.TextChoices):
+        NEWS = "news", "News"
+        BLOG_POST = "blog-post", "Blog post"
+
+    title = models.CharField(max_length=300)
+    slug = models.SlugField(
+        max_length=200, unique=True, help_text="The item's address: /news/slug/."
+    )
+    date = PartialDateField(help_text='As precise as known: "2026", "May 2026" or "25 Jul 2026".')
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.NEWS)
+    body = models.TextField(blank=True, help_text="Markdown.")
+    people = models.ManyToManyField(
+        Person, blank=True, related_name="news_items", help_text="The members this item is about."
+    )
+    publications = models.ManyToManyField(
+        Publication, blank=True, related_name="news_items", help_text="The papers it mentions."
+    )
+    is_published = models.BooleanField(
+        default=True, help_text="Unpublished items are hidden from every public page."
+    )
+
+    objects = NewsItemQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "title"]
+        verbose_name = "news item"
+        indexes = [
+            # The news page lists newest first.
+            models.Index(fields=["-date"], name="newsitem_date_desc"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("news:detail", kwargs={"slug": self.slug})
+
+    def natural_key(self):
+        return (self.slug,)

@@ -1,0 +1,280 @@
+from django.db import models
+from django.urls import reverse
+
+from directory.partial_dates import PartialDateField, format_period
+from people.names import normalize_name
+
+
+class RoleGroupQuerySet(models.QuerySet):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+
+class RoleGroup(models.Model):
+    """A heading of the people directory: Faculty, Research Scientists, PhD Students, Alumni."""
+
+    name = models.CharField(
+        max_length=100, unique=True, help_text='Shown as a heading, e.g. "PhD Students".'
+    )
+    slug = models.SlugField(
+        unique=True, help_text="Used in the directory's address: /people/?group=slug."
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Groups are listed from the smallest number to the largest."
+    )
+    is_alumni = models.BooleanField(
+        default=False, help_text="Former members: listed apart, after the current members."
+    )
+
+    objects = RoleGroupQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["is_alumni", "position", "name"]
+        verbose_name = "role group"
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.slug,)
+
+
+class PersonQuerySet(models.QuerySet):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+    def published(self):
+        return self.filter(is_published=True)
+
+    def for_directory(self):
+        """The directory's cards need the group; nothing else is joined."""
+        return self.select_related("role_group")
+
+    def for_profile(self):
+        """Everything a profile page shows, in a fixed number of queries."""
+        return self.select_related("role_group").prefetch_related(
+            "links", "education", "experience", "teaching", "service", "awards"
+        )
+
+
+class Person(models.Model):
+    name = models.CharField(max_length=200, help_text="The name as the person writes it.")
+    slug = models.SlugField(unique=True, help_text="The profile's address: /people/slug/.")
+    role_group = models.ForeignKey(
+        RoleGroup,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="people",
+        help_text="The directory heading this person is listed under.",
+    )
+    position_title = models.CharField(
+        max_length=200, blank=True, help_text='The current position, e.g. "Research Scientist".'
+    )
+    affiliations = models.TextField(
+        blank=True, help_text="Current affiliations, one per line, most important first."
+    )
+    email = models.EmailField(
+        blank=True, help_text="Shown in a form people can read but address harvesters cannot."
+    )
+    research_interests = models.TextField(blank=True, help_text="One interest per line.")
+    short_bio = models.TextField(
+        blank=True, help_text="One or two sentences for the directory and link previews. Markdown."
+    )
+    bio = models.TextField(blank=True, help_text="The full biography on the profile. Markdown.")
+    photo = models.ImageField(
+        upload_to="people/", blank=True, help_text="A portrait; JPEG, PNG or WebP."
+    )
+    photo_alt = models.CharField(
+        max_length=300, blank=True, help_text="Describes the photo for people who cannot see it."
+    )
+    aliases = models.TextField(
+        blank=True,
+        help_text=(
+            "Other spellings of the name found in author lists, one per line "
+            '(e.g. "H. Zhu"). Used to link publications to this person.'
+        ),
+    )
+    is_published = models.BooleanField(
+        default=True, help_text="Unpublished people are hidden from every public page."
+    )
+
+    objects = PersonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "people"
+        constraints = [
+            # Every image on the site has alt text: a photo without it cannot be saved.
+            models.CheckConstraint(
+                condition=models.Q(photo="") | ~models.Q(photo_alt=""),
+                name="person_photo_has_alt_text",
+                violation_error_message="Describe the photo in its alt text.",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("people:detail", kwargs={"slug": self.slug})
+
+    def natural_key(self):
+        return (self.slug,)
+
+    @property
+    def affiliation_list(self) -> list[str]:
+        return _lines(self.affiliations)
+
+    @property
+    def interest_list(self) -> list[str]:
+        return _lines(self.research_interests)
+
+    @property
+    def alias_list(self) -> list[str]:
+        return _lines(self.aliases)
+
+    def name_keys(self) -> set[str]:
+        """The normalized names an author entry must equal to be this person."""
+        return {normalize_name(name) for name in [self.name, *self.alias_list]} - {""}
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class ProfileEntryQuerySet(models.QuerySet):
+    def get_by_natural_key(self, person_slug, position):
+        return self.get(person__slug=person_slug, position=position)
+
+
+class ProfileEntry(models.Model):
+    """One line of a profile's CV sections, kept in the order staff give it."""
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="%(class)s")
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Entries are listed from the smallest number to the largest."
+    )
+
+    objects = ProfileEntryQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        ordering = ["person", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person", "position"], name="%(app_label)s_%(class)s_unique_position"
+            ),
+        ]
+
+    def natural_key(self):
+        return (self.person.slug, self.position)
+
+    natural_key.dependencies = ["people.person"]
+
+
+class PeriodEntry(ProfileEntry):
+    start = PartialDateField(null=True, blank=True)
+    end = PartialDateField(null=True, blank=True)
+    is_current = models.BooleanField(
+        default=False, help_text='Still ongoing: shown as "… – Present".'
+    )
+
+    class Meta(ProfileEntry.Meta):
+        abstract = True
+
+    @property
+    def period(self) -> str:
+        return format_period(self.start, self.end, self.is_current)
+
+
+class Education(PeriodEntry):
+    degree = models.CharField(max_length=200, blank=True, help_text='e.g. "Ph.D." or "B.E."')
+    field = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text='e.g. "Computer Science" or "Department of Automation".',
+    )
+    institution = models.CharField(max_length=200)
+    details = models.CharField(
+        max_length=300, blank=True, help_text='e.g. "Advised by Prof. Xin Jin".'
+    )
+
+    class Meta(PeriodEntry.Meta):
+        verbose_name_plural = "education"
+
+    def __str__(self):
+        return ", ".join(part for part in [self.degree, self.field, self.institution] if part)
+
+
+class Experience(PeriodEntry):
+    title = models.CharField(max_length=200, help_text='The role, e.g. "Research Intern".')
+    organization = models.CharField(max_length=200)
+    location = models.CharField(max_length=200, blank=True)
+    description = models.CharField(max_length=500, blank=True)
+
+    class Meta(PeriodEntry.Meta):
+        verbose_name_plural = "experience"
+
+    def __str__(self):
+        return f"{self.title}, {self.organization}"
+
+
+class Teaching(ProfileEntry):
+    role = models.CharField(max_length=200, help_text='e.g. "Teaching Assistant".')
+    course = models.CharField(max_length=300, help_text="Course number and title.")
+    institution = models.CharField(max_length=200, blank=True)
+    term = models.CharField(max_length=100, blank=True, help_text='e.g. "Fall 2019".')
+
+    class Meta(ProfileEntry.Meta):
+        verbose_name_plural = "teaching"
+
+    def __str__(self):
+        return self.course
+
+
+class Service(ProfileEntry):
+    role = models.CharField(max_length=200, help_text='e.g. "Technical program committee".')
+    details = models.CharField(max_length=300, blank=True, help_text='e.g. "NSDI\'25".')
+    date = PartialDateField(null=True, blank=True)
+
+    class Meta(ProfileEntry.Meta):
+        verbose_name_plural = "service"
+
+    def __str__(self):
+        return self.role
+
+
+class Award(ProfileEntry):
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="awards")
+    title = models.CharField(max_length=300)
+    details = models.CharField(max_length=500, blank=True)
+    date = PartialDateField(null=True, blank=True)
+
+    def __str__(self):
+        return self.title
+
+
+class PersonLink(ProfileEntry):
+    class Kind(models.TextChoices):
+        HOMEPAGE = "homepage", "Homepage"
+        GITHUB = "github", "GitHub"
+        SCHOLAR = "scholar", "Google Scholar"
+        LINKEDIN = "linkedin", "LinkedIn"
+        ORCID = "orcid", "ORCID"
+        DBLP = "dblp", "DBLP"
+        SOCIAL = "social", "Social media"
+        OTHER = "other", "Other"
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="links")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.HOMEPAGE)
+    url = models.URLField("URL")
+    label = models.CharField(
+        max_length=100, blank=True, help_text="Shown instead of the kind's name when given."
+    )
+
+    class Meta(ProfileEntry.Meta):
+        verbose_name = "link"
+
+    def __str__(self):
+        return self.label or self.get_kind_display()

@@ -1,0 +1,226 @@
+from django.db import models
+from django.urls import reverse
+
+from people.models import Person
+
+
+class VenueQuerySet(models.QuerySet):
+    def get_by_natural_key(self, short_name):
+        return self.get(short_name=short_name)
+
+
+class Venue(models.Model):
+    class Kind(models.TextChoices):
+        CONFERENCE = "conference", "Conference"
+        JOURNAL = "journal", "Journal"
+        WORKSHOP = "workshop", "Workshop"
+        PREPRINT_SERVER = "preprint-server", "Preprint server"
+        OTHER = "other", "Other"
+
+    short_name = models.CharField(
+        max_length=50, unique=True, help_text='As people say it, e.g. "NSDI". Used in filters.'
+    )
+    full_name = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text='e.g. "USENIX Symposium on Networked Systems Design and Implementation".',
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CONFERENCE)
+
+    objects = VenueQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["short_name"]
+        constraints = [
+            # The venue filter matches short names case-insensitively, so two venues must not
+            # differ by case alone.
+            models.UniqueConstraint(
+                models.functions.Lower("short_name"), name="venue_short_name_unique_ignoring_case"
+            ),
+        ]
+
+    def __str__(self):
+        return self.short_name
+
+    def natural_key(self):
+        return (self.short_name,)
+
+
+class PublicationQuerySet(models.QuerySet):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+    def published(self):
+        return self.filter(is_published=True)
+
+    def for_listing(self):
+        """What every list of publications shows: venue, authors in order, awards and links."""
+        return self.select_related("venue").prefetch_related(
+            models.Prefetch(
+                "authorships",
+                queryset=Authorship.objects.select_related("person").order_by("position"),
+            ),
+            "awards",
+            "links",
+        )
+
+
+class Publication(models.Model):
+    class Type(models.TextChoices):
+        CONFERENCE_PAPER = "conference-paper", "Conference paper"
+        JOURNAL_ARTICLE = "journal-article", "Journal article"
+        WORKSHOP_PAPER = "workshop-paper", "Workshop paper"
+        POSTER = "poster", "Poster"
+        PREPRINT = "preprint", "Preprint"
+        BOOK_CHAPTER = "book-chapter", "Book chapter"
+        THESIS = "thesis", "Thesis"
+        OTHER = "other", "Other"
+
+    class Status(models.TextChoices):
+        PUBLISHED = "published", "Published"
+        ACCEPTED = "accepted", "Accepted"
+
+    title = models.CharField(max_length=500)
+    slug = models.SlugField(
+        max_length=200, unique=True, help_text="The page's address: /publications/slug/."
+    )
+    year = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Leave empty when the year is not known."
+    )
+    venue = models.ForeignKey(
+        Venue, on_delete=models.PROTECT, null=True, blank=True, related_name="publications"
+    )
+    type = models.CharField(max_length=20, choices=Type.choices, default=Type.CONFERENCE_PAPER)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PUBLISHED)
+    is_featured = models.BooleanField(
+        "featured", default=False, help_text="Shown on the home page."
+    )
+    abstract = models.TextField(blank=True, help_text="Markdown.")
+    doi = models.CharField(
+        "DOI",
+        max_length=200,
+        blank=True,
+        help_text='Without "https://doi.org/", e.g. "10.1145/3544216.3544265".',
+    )
+    is_published = models.BooleanField(
+        default=True, help_text="Unpublished entries are hidden from every public page."
+    )
+
+    objects = PublicationQuerySet.as_manager()
+
+    class Meta:
+        ordering = [models.F("year").desc(nulls_last=True), "title"]
+        indexes = [
+            # The public list orders by year, newest first, and the year facet groups by it.
+            models.Index(fields=["year", "title"], name="publication_year_title"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("publications:detail", kwargs={"slug": self.slug})
+
+    def natural_key(self):
+        return (self.slug,)
+
+    @property
+    def has_equal_contribution(self) -> bool:
+        """Reads the prefetched authorships: no query when listed with for_listing()."""
+        return any(authorship.equal_contribution for authorship in self.authorships.all())
+
+
+class PublicationPartQuerySet(models.QuerySet):
+    def get_by_natural_key(self, publication_slug, position):
+        return self.get(publication__slug=publication_slug, position=position)
+
+
+class PublicationPart(models.Model):
+    """A row that belongs to one publication, in an order staff set."""
+
+    # Each subclass declares `publication` with its own related_name.
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Listed from the smallest number to the largest."
+    )
+
+    objects = PublicationPartQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        ordering = ["publication", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["publication", "position"], name="%(app_label)s_%(class)s_unique_position"
+            ),
+        ]
+
+    def natural_key(self):
+        return (self.publication.slug, self.position)
+
+    natural_key.dependencies = ["publications.publication"]
+
+
+class Authorship(PublicationPart):
+    publication = models.ForeignKey(
+        Publication, on_delete=models.CASCADE, related_name="authorships"
+    )
+    position = models.PositiveSmallIntegerField(
+        help_text="1 for the first author, 2 for the next..."
+    )
+    name = models.CharField(max_length=200, help_text="The name as printed in the paper.")
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="authorships",
+        help_text="The lab member this author is, if any. Filled in from the name when left empty.",
+    )
+    equal_contribution = models.BooleanField(
+        default=False, help_text="Marked * in the paper: contributed equally."
+    )
+
+    class Meta(PublicationPart.Meta):
+        indexes = [
+            # A member's publication list and the author filter look authorships up by person.
+            models.Index(fields=["person", "publication"], name="authorship_person_publication"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class PublicationAward(PublicationPart):
+    publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="awards")
+    name = models.CharField(max_length=300, help_text='e.g. "Best Paper Award".')
+
+    class Meta(PublicationPart.Meta):
+        verbose_name = "award"
+
+    def __str__(self):
+        return self.name
+
+
+class PublicationLink(PublicationPart):
+    class Kind(models.TextChoices):
+        PDF = "pdf", "PDF"
+        CODE = "code", "Code"
+        SLIDES = "slides", "Slides"
+        PROJECT = "project", "Project"
+        VIDEO = "video", "Video"
+        DATASET = "dataset", "Dataset"
+        ARXIV = "arxiv", "arXiv"
+        OTHER = "other", "Other"
+
+    publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="links")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.PDF)
+    url = models.URLField("URL")
+    label = models.CharField(
+        max_length=100, blank=True, help_text='Shown instead of the kind, e.g. "Slides (short)".'
+    )
+
+    class Meta(PublicationPart.Meta):
+        verbose_name = "link"
+
+    def __str__(self):
+        return self.label or self.get_kind_display()
