@@ -1,5 +1,6 @@
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 
 from directory.management.commands.seed import FIXTURES
 
@@ -14,10 +15,18 @@ def _test_storage(settings, tmp_path):
     }
 
 
-@pytest.fixture
-def seeded(db):
-    """The four real profiles, as `make run` loads them."""
-    call_command("loaddata", *FIXTURES, verbosity=0)
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    """The four real profiles, as `make run` loads them, for every test of a module.
+
+    Loaded once per module inside a transaction that is rolled back after its last test, so
+    a module that uses it must use it in every test: put tests that build their own rows with
+    tests/factories.py in another module.
+    """
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("loaddata", *FIXTURES, verbosity=0)
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture
