@@ -1,9 +1,30 @@
-from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from directory.pagination import paginate
+from news.filters import NewsFilter
+from news.models import NewsItem
+
+PER_PAGE = 20
 
 
 def index(request):
-    return HttpResponse("")
+    filterset = NewsFilter(request.GET, queryset=NewsItem.objects.published().for_listing())
+    return render(
+        request,
+        "news/news_list.html",
+        {
+            "filterset": filterset,
+            "page": paginate(request, filterset.qs, per_page=PER_PAGE),
+            "ignored": filterset.ignored_values(),
+        },
+    )
 
 
 def detail(request, slug):
-    return HttpResponse("")
+    queryset = NewsItem.objects.published().for_listing()
+    item = get_object_or_404(queryset, slug=slug)
+    return render(
+        request,
+        "news/news_detail.html",
+        {"item": item, "publications": item.publications.published().for_listing()},
+    )

@@ -2,6 +2,7 @@ from django.db import models
 from django.urls import reverse
 
 from directory.partial_dates import PartialDateField, format_period
+from people.avatars import initials_of
 from people.names import normalize_name
 
 
@@ -47,8 +48,13 @@ class PersonQuerySet(models.QuerySet):
         return self.filter(is_published=True)
 
     def for_directory(self):
-        """The directory's cards need the group; nothing else is joined."""
-        return self.select_related("role_group")
+        """Grouped as the directory lists them: by the staff's group order, ungrouped last."""
+        return self.select_related("role_group").order_by(
+            models.F("role_group__is_alumni").asc(nulls_last=True),
+            models.F("role_group__position").asc(nulls_last=True),
+            "role_group__name",
+            "name",
+        )
 
     def for_profile(self):
         """Everything a profile page shows, in a fixed number of queries."""
@@ -121,6 +127,10 @@ class Person(models.Model):
 
     def natural_key(self):
         return (self.slug,)
+
+    @property
+    def initials(self) -> str:
+        return initials_of(self.name)
 
     @property
     def affiliation_list(self) -> list[str]:

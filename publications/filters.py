@@ -1,0 +1,188 @@
+"""The publication list's filters, their facet counts and the chips that undo them."""
+
+from dataclasses import dataclass
+
+import django_filters
+from django import forms
+from django.db.models import Count, Q
+
+from directory.filters import FilterSet, SearchFilter
+from people.models import Person
+from publications.models import Authorship, Publication, PublicationAward, Venue
+
+
+class CaseInsensitiveMultipleChoiceField(forms.MultipleChoiceField):
+    """Accepts "nsdi" for the choice "NSDI" and hands on the canonical spelling."""
+
+    def to_python(self, value):
+        canonical = {str(key).lower(): key for key, _ in self.choices}
+        return [canonical.get(str(item).lower(), item) for item in super().to_python(value)]
+
+
+class CaseInsensitiveMultipleChoiceFilter(django_filters.MultipleChoiceFilter):
+    field_class = CaseInsensitiveMultipleChoiceField
+
+
+class MultipleIntegerField(forms.Field):
+    widget = forms.MultipleHiddenInput
+    default_error_messages = {"invalid": "“%(value)s” is not a year."}
+
+    def to_python(self, value):
+        if not value:
+            return []
+        values = value if isinstance(value, list | tuple) else [value]
+        years = []
+        for item in values:
+            try:
+                years.append(int(item))
+            except (TypeError, ValueError):
+                raise forms.ValidationError(
+                    self.error_messages["invalid"], code="invalid", params={"value": item}
+                ) from None
+        return years
+
+
+class MultipleIntegerFilter(django_filters.Filter):
+    field_class = MultipleIntegerField
+
+
+def search_publications(queryset, name, value):
+    """Every word must appear in the title or in an author's name."""
+    for word in value.split():
+        by_author = Authorship.objects.filter(name__icontains=word).values("publication")
+        queryset = queryset.filter(Q(title__icontains=word) | Q(pk__in=by_author))
+    return queryset
+
+
+class PublicationFilter(FilterSet):
+    venue = CaseInsensitiveMultipleChoiceFilter(
+        field_name="venue__short_name",
+        label="Venue",
+        distinct=False,
+    )
+    year = MultipleIntegerFilter(field_name="year", lookup_expr="in", label="Year")
+    year_min = django_filters.NumberFilter(field_name="year", lookup_expr="gte", label="From year")
+    year_max = django_filters.NumberFilter(field_name="year", lookup_expr="lte", label="To year")
+    type = django_filters.MultipleChoiceFilter(
+        choices=Publication.Type.choices, label="Type", distinct=False
+    )
+    author = django_filters.ChoiceFilter(
+        method="filter_author", label="Lab member", empty_label=None
+    )
+    award = django_filters.ChoiceFilter(
+        choices=[("1", "Has an award")], method="filter_award", label="Award", empty_label=None
+    )
+    q = SearchFilter(method=search_publications, label="Words")
+
+    class Meta:
+        model = Publication
+        fields = ["venue", "year", "year_min", "year_max", "type", "author", "award", "q"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Two small queries for the choices, whatever the number of publications.
+        venues = Venue.objects.order_by("short_name").values_list("short_name", flat=True)
+        self.filters["venue"].extra["choices"] = [(name, name) for name in venues]
+        members = Person.objects.published().order_by("name").values_list("slug", "name")
+        self.filters["author"].extra["choices"] = list(members)
+
+    def filter_author(self, queryset, name, value):
+        return queryset.filter(
+            pk__in=Authorship.objects.filter(person__slug=value).values("publication")
+        )
+
+    def filter_award(self, queryset, name, value):
+        return queryset.filter(pk__in=PublicationAward.objects.values("publication"))
+
+    def queryset_without(self, excluded: str):
+        """The publications every valid filter but `excluded` gives: what a facet counts."""
+        queryset = self.queryset.all()
+        for name, value in self.form.cleaned_data.items():
+            if name != excluded:
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset
+
+
+@dataclass(frozen=True)
+class FacetOption:
+    value: str
+    label: str
+    count: int
+    selected: bool
+
+
+def facets(filterset: PublicationFilter) -> dict[str, list[FacetOption]]:
+    """Venue, year and type options, each counted with the other filters applied.
+
+    Three aggregate queries, one per facet, whatever the number of publications.
+    """
+    cleaned = filterset.form.cleaned_data
+    selected_venues = set(cleaned.get("venue") or [])
+    selected_years = set(cleaned.get("year") or [])
+    selected_types = set(cleaned.get("type") or [])
+
+    venue_counts = (
+        filterset.queryset_without("venue")
+        .exclude(venue=None)
+        .order_by()
+        .values("venue__short_name")
+        .annotate(count=Count("pk"))
+    )
+    venue_count = {row["venue__short_name"]: row["count"] for row in venue_counts}
+    year_counts = (
+        filterset.queryset_without("year")
+        .exclude(year=None)
+        .order_by()
+        .values("year")
+        .annotate(count=Count("pk"))
+    )
+    year_count = {row["year"]: row["count"] for row in year_counts}
+    type_counts = (
+        filterset.queryset_without("type").order_by().values("type").annotate(count=Count("pk"))
+    )
+    type_count = {row["type"]: row["count"] for row in type_counts}
+
+    return {
+        "venue": [
+            FacetOption(name, name, venue_count.get(name, 0), name in selected_venues)
+            for name in sorted(venue_count.keys() | selected_venues, key=str.lower)
+        ],
+        "year": [
+            FacetOption(str(year), str(year), year_count.get(year, 0), year in selected_years)
+            for year in sorted(year_count.keys() | selected_years, reverse=True)
+        ],
+        "type": [
+            FacetOption(value, label, type_count.get(value, 0), value in selected_types)
+            for value, label in Publication.Type.choices
+            if value in type_count or value in selected_types
+        ],
+    }
+
+
+@dataclass(frozen=True)
+class ActiveFilter:
+    label: str
+    remove_query: str
+
+
+def active_filters(filterset: PublicationFilter) -> list[ActiveFilter]:
+    """One chip per value in use, each with the query string that drops just that value."""
+    chips = []
+    cleaned = filterset.form.cleaned_data
+    labels = {
+        "type": dict(Publication.Type.choices),
+        "author": dict(filterset.filters["author"].extra["choices"]),
+        "award": {"1": "Has an award"},
+    }
+    for name in filterset.form.fields:
+        if name not in cleaned or cleaned[name] in (None, "", []):
+            continue
+        values = filterset.data.getlist(name)
+        for value in values:
+            shown = labels.get(name, {}).get(value, value)
+            prefix = {"year_min": "From ", "year_max": "Until ", "q": "Words: "}.get(name, "")
+            remaining = filterset.data.copy()
+            remaining.setlist(name, [other for other in values if other != value])
+            remaining.pop("page", None)
+            chips.append(ActiveFilter(f"{prefix}{shown}", remaining.urlencode()))
+    return chips

@@ -1,0 +1,20 @@
+// Small progressive touches; every page works without this file.
+"use strict";
+
+// "name [at] host [dot] org" becomes a mailto link once a person's browser runs this.
+document.querySelectorAll(".js-email").forEach((element) => {
+  const address = element.textContent
+    .replace(/\s*\[at\]\s*/, "@")
+    .replace(/\s*\[dot\]\s*/g, ".");
+  const link = document.createElement("a");
+  link.href = `mailto:${address}`;
+  link.textContent = address;
+  element.replaceChildren(link);
+});
+
+// On a phone the publication filters start folded so the results come first; they stay open
+// where JavaScript does not run, and on wide screens, where they sit in a side column.
+const narrow = window.matchMedia("(max-width: 59.99rem)");
+document.querySelectorAll(".js-filter-panel").forEach((panel) => {
+  if (narrow.matches) panel.open = false;
+});

@@ -1,0 +1,97 @@
+"""Editing through the admin, on rows each test makes."""
+
+import pytest
+from django.urls import reverse
+
+from people.models import Person
+from publications.models import Publication
+from tests.factories import make_person, make_venue
+
+pytestmark = pytest.mark.django_db
+
+
+def inline_management(prefix: str, total: int = 0) -> dict[str, str]:
+    return {
+        f"{prefix}-TOTAL_FORMS": str(total),
+        f"{prefix}-INITIAL_FORMS": "0",
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
+
+
+def test_an_anonymous_visitor_is_sent_to_the_login(client):
+    response = client.get(reverse("admin:publications_publication_changelist"))
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]
+
+
+def test_person_search_finds_by_alias(editor_client):
+    make_person(name="Hang Zhu", aliases="H. Zhu")
+    make_person(name="Someone Else")
+    response = editor_client.get(reverse("admin:people_person_changelist"), {"q": "H. Zhu"})
+    assert [person.name for person in response.context["cl"].result_list] == ["Hang Zhu"]
+
+
+def test_adding_a_publication_keeps_author_order_and_links_members_by_name(editor_client):
+    member = make_person(name="Hang Zhu")
+    venue = make_venue(short_name="NSDI")
+    data = {
+        "title": "A New Paper",
+        "slug": "a-new-paper",
+        "venue": venue.pk,
+        "year": "2026",
+        "type": Publication.Type.CONFERENCE_PAPER,
+        "status": Publication.Status.PUBLISHED,
+        "is_published": "on",
+        **inline_management("authorships", total=2),
+        "authorships-0-position": "1",
+        "authorships-0-name": "Zhang Zhang",
+        "authorships-1-position": "2",
+        "authorships-1-name": "Hang Zhu",
+        **inline_management("awards"),
+        **inline_management("links"),
+    }
+    response = editor_client.post(reverse("admin:publications_publication_add"), data)
+    assert response.status_code == 302, response.context["adminform"].errors
+    publication = Publication.objects.get(slug="a-new-paper")
+    authors = list(publication.authorships.order_by("position").values_list("name", "person"))
+    assert authors == [("Zhang Zhang", None), ("Hang Zhu", member.pk)]
+
+
+def test_person_autocomplete_for_authorships_finds_members(editor_client):
+    make_person(name="Zerui Wang")
+    response = editor_client.get(
+        reverse("admin:autocomplete"),
+        {
+            "term": "zerui",
+            "app_label": "publications",
+            "model_name": "authorship",
+            "field_name": "person",
+        },
+    )
+    assert response.status_code == 200
+    assert [result["text"] for result in response.json()["results"]] == ["Zerui Wang"]
+
+
+def test_an_invalid_partial_date_is_a_form_error_not_a_crash(editor_client):
+    person = make_person()
+    response = editor_client.post(
+        reverse("admin:people_person_change", args=[person.pk]),
+        {
+            "name": person.name,
+            "slug": person.slug,
+            "is_published": "on",
+            **inline_management("links"),
+            **inline_management("education", total=1),
+            "education-0-position": "1",
+            "education-0-institution": "JHU",
+            "education-0-start": "sometime in 2017",
+            **inline_management("experience"),
+            **inline_management("teaching"),
+            **inline_management("service"),
+            **inline_management("awards"),
+        },
+    )
+    assert response.status_code == 200
+    assert "is not a date" in response.content.decode()
+    assert not Person.objects.get(pk=person.pk).education.exists()
