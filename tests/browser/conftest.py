@@ -1,0 +1,165 @@
+"""A real server and a real browser: the site as a visitor gets it.
+
+The server is `manage.py runserver` with DEBUG off, collected static files served by
+whitenoise, its own database seeded with the four profiles, and a staff account. The browser
+is Debian's Chromium driven by Playwright; no browser is downloaded.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STAFF_USER = "browser-editor"
+STAFF_PASSWORD = "a-long-browser-test-password"
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", PROJECT / "test-artifacts" / "screenshots"))
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"The test server exited with {process.returncode}.")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"The test server did not answer at {url} within {timeout} s.")
+
+
+@pytest.fixture(scope="session")
+def server_environment(tmp_path_factory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("browser-site")
+    environment = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "browser-tests-only",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
+        "STATIC_ROOT": str(folder / "static"),
+        "MEDIA_ROOT": str(folder / "media"),
+        "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD,
+    }
+    return environment
+
+
+@pytest.fixture(scope="session")
+def site_url(server_environment) -> str:
+    """The seeded site, served on 127.0.0.1 for the whole browser session."""
+
+    def manage(*args: str) -> None:
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=PROJECT,
+            env=server_environment,
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr[-3000:]}")
+
+    manage("migrate", "--noinput")
+    manage("seed")
+    manage("createsuperuser", "--noinput", "--username", STAFF_USER, "--email", "e@example.org")
+    manage("collectstatic", "--noinput")
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=PROJECT,
+        env=server_environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(f"{url}/", process)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = (
+            f"Chromium is not installed at {CHROMIUM}: install it with "
+            "`apt-get install chromium` (Debian) or set CHROMIUM_PATH."
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def viewport_name(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def page(browser, site_url, viewport_name):
+    context = browser.new_context(viewport=VIEWPORTS[viewport_name], base_url=site_url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+BROKEN_IMAGES_SCRIPT = """async images => {
+    const broken = [];
+    for (const image of images) {
+        image.loading = "eager";  // lazy images below the fold load too
+        try { await image.decode(); } catch (error) { broken.push(image.src); continue; }
+        if (image.naturalWidth === 0) broken.push(image.src);
+    }
+    return broken;
+}"""
+
+
+def broken_images(page) -> list[str]:
+    """The src of each <img> on the page that does not decode into a picture."""
+    return page.eval_on_selector_all("img", BROKEN_IMAGES_SCRIPT)
+
+
+def has_horizontal_scroll(page) -> bool:
+    return page.evaluate(
+        "document.documentElement.scrollWidth > document.documentElement.clientWidth"
+    )
