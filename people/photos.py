@@ -1,0 +1,215 @@
+"""Portrait uploads: checked, re-encoded without their metadata, stored with their thumbnails.
+
+An upload is never stored as it came. Only the pixels Pillow decoded are kept, encoded again as
+a JPEG under a generated name, which drops whatever rode along with them: EXIF (camera, GPS
+position), comments, bytes appended after the image (HTML, a script), the uploader's file name.
+"""
+
+import contextlib
+import io
+import re
+import struct
+import uuid
+import warnings
+from dataclasses import dataclass, field
+from functools import partial
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.core.files import File
+from django.core.files.base import ContentFile
+from django.core.files.storage import Storage
+from django.db import transaction
+from django.template.defaultfilters import filesizeformat
+from PIL import Image, ImageCms, ImageFile, ImageOps
+
+from people.models import Person
+
+ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
+# What Pillow's parsers and decoders raise on a malformed file (UnidentifiedImageError and
+# "image file is truncated" are OSErrors). An upload that raises one is refused, not a crash.
+DECODING_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error)
+# Larger photos are scaled down: no page shows more than a few hundred pixels of one.
+LONGEST_SIDE = 1600
+# Square crops for templates/includes/avatar.html: twice the 96 px card and the 192 px profile
+# photo, for high-density screens.
+THUMBNAIL_SIZE = 192
+LARGE_THUMBNAIL_SIZE = 384
+JPEG_QUALITY = 85
+# The names save_photo gives; only files named so are deleted when a photo is replaced, since
+# a file uploaded before them may be shared with another row.
+GENERATED_NAME = re.compile(r"people/[0-9a-f]{32}(-[0-9]+)?\.jpg")
+
+NOT_AN_IMAGE = "This file is not a JPEG, PNG or WebP image. Export the photo as one and upload it."
+DAMAGED = (
+    "This image could not be read to the end: the file is damaged or was cut short. "
+    "Export the photo again and upload the new file."
+)
+
+
+@dataclass(frozen=True)
+class CleanPhoto:
+    """A photo's pixels encoded again as JPEG, with its square thumbnails, not yet stored."""
+
+    photo: bytes
+    thumbnail: bytes
+    large_thumbnail: bytes
+    stem: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def as_file(self) -> ContentFile:
+        """The photo under its generated name: what a form may put on a Person."""
+        return ContentFile(self.photo, name=f"{self.stem}.jpg")
+
+
+def clean_photo(*, upload: File) -> CleanPhoto:
+    """Checks an uploaded photo and re-encodes it, or raises ValidationError saying why not.
+
+    The checks run cheapest first, and the pixels are decoded only once the header has shown
+    a reasonable size, so a small file announcing billions of pixels costs nothing. Codes:
+    too_large, not_an_image, too_many_pixels, damaged.
+    """
+    if upload.size > settings.PHOTO_MAX_BYTES:
+        raise ValidationError(
+            f"This file is {filesizeformat(upload.size)}; a photo can be at most "
+            f"{filesizeformat(settings.PHOTO_MAX_BYTES)}.",
+            code="too_large",
+        )
+    if ImageFile.LOAD_TRUNCATED_IMAGES:
+        raise ImproperlyConfigured(
+            "PIL.ImageFile.LOAD_TRUNCATED_IMAGES is True: truncated photos would be accepted."
+        )
+    upload.seek(0)
+    with warnings.catch_warnings():
+        # Pillow warns about images above its own limit, Image.MAX_IMAGE_PIXELS, and raises
+        # DecompressionBombError above twice that: both are refusals here.
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            with _open(upload) as image:
+                upright = _decode(image)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise ValidationError(
+                f"This image has too many pixels; a photo can have at most "
+                f"{settings.PHOTO_MAX_PIXELS:,} pixels. Make it smaller and upload it again.",
+                code="too_many_pixels",
+            ) from None
+    return _encode(upright)
+
+
+def _open(upload: File) -> ImageFile.ImageFile:
+    """Reads the header only: the format and the size, not the pixels."""
+    try:
+        # Only the accepted formats' parsers ever see the bytes: a GIF, an SVG or a text file
+        # is unidentified, whatever its name.
+        image = Image.open(upload, formats=ACCEPTED_FORMATS)
+    except DECODING_ERRORS:
+        raise ValidationError(NOT_AN_IMAGE, code="not_an_image") from None
+    if image.format not in ACCEPTED_FORMATS:
+        image.close()
+        raise ValidationError(NOT_AN_IMAGE, code="not_an_image")
+    width, height = image.size
+    if width * height > settings.PHOTO_MAX_PIXELS:
+        image.close()
+        raise ValidationError(
+            f"This image is {width:,} × {height:,} pixels; a photo can have at most "
+            f"{settings.PHOTO_MAX_PIXELS:,} pixels. Make it smaller and upload it again.",
+            code="too_many_pixels",
+        )
+    return image
+
+
+def _decode(image: ImageFile.ImageFile) -> Image.Image:
+    """The pixels decoded to the last byte, scaled down to LONGEST_SIDE, turned upright."""
+    try:
+        image.load()
+        if image.mode == "P":
+            # Pillow resizes palette images by picking pixels; in RGBA they scale down smoothly.
+            image = image.convert("RGBA")
+        # Scaled first, so that the steps below copy a small image, not a 40 megapixel one.
+        image.thumbnail((LONGEST_SIDE, LONGEST_SIDE), Image.Resampling.LANCZOS)
+        return ImageOps.exif_transpose(image)
+    except DECODING_ERRORS:
+        raise ValidationError(DAMAGED, code="damaged") from None
+
+
+def _encode(image: Image.Image) -> CleanPhoto:
+    pixels = _srgb_pixels(image)
+    return CleanPhoto(
+        photo=_jpeg(pixels),
+        thumbnail=_jpeg(_square(pixels, THUMBNAIL_SIZE)),
+        large_thumbnail=_jpeg(_square(pixels, LARGE_THUMBNAIL_SIZE)),
+    )
+
+
+def _srgb_pixels(image: Image.Image) -> Image.Image:
+    """RGB in sRGB, transparent parts on white, and nothing else: no EXIF, profile or comment."""
+    profile = image.info.get("icc_profile")
+    if profile and image.mode in {"RGB", "CMYK"}:
+        # Without this, a wide-gamut (Display P3) or CMYK photo would look washed out once its
+        # profile is dropped. A broken profile, or one for other colours, is ignored.
+        with contextlib.suppress(ImageCms.PyCMSError, OSError):
+            image = ImageCms.profileToProfile(
+                image,
+                ImageCms.ImageCmsProfile(io.BytesIO(profile)),
+                ImageCms.createProfile("sRGB"),
+                outputMode="RGB",
+            )
+    if image.mode in {"RGBA", "LA", "PA"} or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        pixels = Image.new("RGB", rgba.size, "white")
+        pixels.paste(rgba, mask=rgba.getchannel("A"))
+    else:
+        pixels = image.convert("RGB")
+    pixels.info = {}
+    return pixels
+
+
+def _square(image: Image.Image, size: int) -> Image.Image:
+    return ImageOps.fit(image, (size, size), Image.Resampling.LANCZOS)
+
+
+def _jpeg(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
+    return buffer.getvalue()
+
+
+def save_photo(*, person: Person, photo: CleanPhoto | None) -> None:
+    """Saves `person` with `photo` and its thumbnails, or with no photo when `photo` is None.
+
+    The files are stored under generated names. The generated files they replace are deleted
+    once the transaction commits, so a rollback leaves the old row with its files. Reads the
+    row's stored names first: one query for a person already saved.
+    """
+    replaced = _stored_names(person)
+    if photo is None:
+        person.photo = person.photo_thumbnail = person.photo_thumbnail_large = ""
+    else:
+        person.photo.save(f"{photo.stem}.jpg", ContentFile(photo.photo), save=False)
+        person.photo_thumbnail.save(
+            f"{photo.stem}-{THUMBNAIL_SIZE}.jpg", ContentFile(photo.thumbnail), save=False
+        )
+        person.photo_thumbnail_large.save(
+            f"{photo.stem}-{LARGE_THUMBNAIL_SIZE}.jpg",
+            ContentFile(photo.large_thumbnail),
+            save=False,
+        )
+    person.save()
+    obsolete = [name for name in replaced if GENERATED_NAME.fullmatch(name)]
+    if obsolete:
+        transaction.on_commit(partial(_delete_files, person.photo.storage, obsolete))
+
+
+def _stored_names(person: Person) -> list[str]:
+    if person.pk is None:
+        return []
+    names = (
+        Person.objects.filter(pk=person.pk)
+        .values_list("photo", "photo_thumbnail", "photo_thumbnail_large")
+        .first()
+    )
+    return [name for name in names or () if name]
+
+
+def _delete_files(storage: Storage, names: list[str]) -> None:
+    for name in names:
+        storage.delete(name)
