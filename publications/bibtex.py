@@ -1,0 +1,832 @@
+"""BibTeX in: read a .bib file, decide what each entry would do, import the entries staff pick.
+
+Also the citation keys that the "Cite" block and every export share.
+
+Reading is bibtexparser's (v2). It splits a file into blocks and reports a broken block with its
+line instead of stopping, and it splits author lists the way BibTeX does ("and", "Last, First",
+braces, "and others"). LaTeX accents and braces become Unicode through pylatexenc, the decoder
+bibtexparser uses for this.
+
+Nothing is imported from a file that has a problem anywhere: a broken block can hide the entry
+after it, so a half-read file is never trusted. Staff fix the file and upload it again.
+"""
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+import bibtexparser
+from bibtexparser import middlewares
+from bibtexparser.middlewares.middleware import LibraryMiddleware
+from bibtexparser.middlewares.names import (
+    InvalidNameError,
+    NameParts,
+    parse_single_name_into_parts,
+)
+from bibtexparser.model import (
+    DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
+    Entry,
+    MiddlewareErrorBlock,
+    ParsingFailedBlock,
+)
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
+from django.utils.text import slugify
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+from people.models import Person
+from publications.models import Authorship, Publication, PublicationLink, Venue
+from publications.services import match_member, member_name_index
+
+# An upload larger than this is refused before it is read: a lab's whole list is far smaller.
+MAX_BIBTEX_BYTES = 2 * 1024 * 1024
+
+# Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
+RESERVED_SLUGS = {"export", "feed"}
+
+PROCEEDINGS_TYPES = {"inproceedings", "conference", "proceedings"}
+CHAPTER_TYPES = {"incollection", "inbook", "book"}
+THESIS_TYPES = {"phdthesis", "mastersthesis", "thesis"}
+PREPRINT_TYPES = {"unpublished", "preprint", "online"}
+# Where an entry names its venue, most specific first.
+VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "howpublished", "school", "institution")
+READ_FIELDS = {"title", "author", "year", "date", "doi", "url", "abstract", "note", *VENUE_FIELDS}
+
+TITLE_MAX = Publication._meta.get_field("title").max_length
+NAME_MAX = Authorship._meta.get_field("name").max_length
+DOI_MAX = Publication._meta.get_field("doi").max_length
+SHORT_NAME_MAX = Venue._meta.get_field("short_name").max_length
+FULL_NAME_MAX = Venue._meta.get_field("full_name").max_length
+
+DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+FOUR_DIGIT_YEAR = re.compile(r"\d{4}")
+PARENTHESIZED = re.compile(r"(?P<full>.+?)\s*\((?P<short>[^()]+)\)")
+ENTRY_START = re.compile(r"@\s*(?P<type>\w+)\s*[{(]\s*(?P<key>[^,\s]*)")
+
+
+def _latex_decoder() -> LatexNodes2Text:
+    """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x."""
+    context = get_default_latex_context_db()
+    context.add_context_category(
+        "bibtex", prepend=True, macros=[MacroTextSpec("url", simplify_repl="%s")]
+    )
+    return LatexNodes2Text(latex_context=context, math_mode="verbatim")
+
+
+LATEX_DECODER = _latex_decoder()
+
+
+# Reading ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A block of the file that cannot be imported, with where it is."""
+
+    line: int | None
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        where = [f"line {self.line}"] if self.line else []
+        where += [f"entry “{self.key}”"] if self.key else []
+        if not where:
+            return self.message
+        place = ", ".join(where)
+        return f"{place[0].upper()}{place[1:]}: {self.message}"
+
+
+@dataclass(frozen=True)
+class BibEntry:
+    """One entry as read: text already in Unicode, names in printed order."""
+
+    key: str
+    line: int
+    entry_type: str
+    title: str
+    authors: tuple[str, ...]
+    more_authors: bool  # the list ended in "and others"
+    year: int | None
+    venue: str
+    doi: str
+    url: str
+    abstract: str
+    note: str
+    eprint_type: str
+    problems: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Bibliography:
+    entries: tuple[BibEntry, ...]
+    problems: tuple[Problem, ...]
+
+
+class ResolveConcatenations(LibraryMiddleware):
+    """`booktitle = nsdi # " (NSDI '24)"`: BibTeX's `#` joins strings, which bibtexparser keeps
+    as written. Parts are braced or quoted text, numbers and @string names; a value naming an
+    unknown @string is left as it is, and reported as a problem of its entry."""
+
+    def __init__(self):
+        super().__init__(allow_inplace_modification=True)
+
+    @classmethod
+    def metadata_key(cls) -> str:
+        return "resolve_concatenations"
+
+    def transform(self, library):
+        strings = {key.casefold(): string.value for key, string in library.strings_dict.items()}
+        for entry in library.entries:
+            for field in entry.fields:
+                value = field.value
+                if isinstance(value, str) and "#" in value:
+                    joined = _join_parts(value, strings)
+                    if joined is not None:
+                        field.value = "{" + joined + "}"
+        return library
+
+
+def _join_parts(value: str, strings: dict[str, str]) -> str | None:
+    parts, depth, quoted, start = [], 0, False, 0
+    for index, char in enumerate(value):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == '"' and depth == 0:
+            quoted = not quoted
+        elif char == "#" and depth == 0 and not quoted:
+            parts.append(value[start:index].strip())
+            start = index + 1
+    parts.append(value[start:].strip())
+    if len(parts) == 1:
+        return None  # a "#" inside braces or quotes is text
+    joined = []
+    for part in parts:
+        if part.isdigit():
+            joined.append(part)
+        elif len(part) >= 2 and part[0] + part[-1] in ("{}", '""'):
+            joined.append(part[1:-1])
+        elif (string := strings.get(part.casefold())) is not None:
+            joined.append(string.strip()[1:-1] if string.strip()[:1] in '{"' else string)
+        else:
+            return None
+    return "".join(joined)
+
+
+def parse_bibtex(text: str) -> Bibliography:
+    """Read BibTeX text; blocks that cannot be read become problems, never exceptions."""
+    library = bibtexparser.parse_string(
+        text,
+        parse_stack=[
+            middlewares.ResolveStringReferencesMiddleware(),
+            ResolveConcatenations(),
+            middlewares.RemoveEnclosingMiddleware(),
+            middlewares.NormalizeFieldKeys(),
+            # Names are split before decoding so braces still protect "{Barnes and Noble}".
+            middlewares.SeparateCoAuthors(),
+            middlewares.SplitNameParts(),
+            middlewares.LatexDecodingMiddleware(decoder=LATEX_DECODER),
+        ],
+    )
+    problems = tuple(_problem(block) for block in library.failed_blocks)
+    entries = tuple(_read_entry(entry) for entry in library.entries)
+    return Bibliography(entries=entries, problems=problems)
+
+
+def _problem(block: ParsingFailedBlock) -> Problem:
+    line = block.start_line + 1 if block.start_line is not None else None
+    entry = block.ignore_error_block
+    key = entry.key if isinstance(entry, Entry) else ""
+    if not key and (start := ENTRY_START.search(block.raw or "")):
+        key = start["key"]
+    error = block.error
+    if isinstance(block, DuplicateBlockKeyBlock):
+        message = "an earlier entry has the same key."
+    elif isinstance(block, DuplicateFieldKeyBlock):
+        fields = ", ".join(sorted(block.duplicate_keys))
+        message = f"has the field {fields} more than once."
+    elif isinstance(block, MiddlewareErrorBlock) and isinstance(error, InvalidNameError):
+        message = f"cannot read the author “{error.name}”: {error.reason.lower()}."
+    elif isinstance(block, MiddlewareErrorBlock):
+        message = f"cannot be read: {error}"
+    else:
+        reason = getattr(error, "abort_reason", "") or str(error)
+        message = f"is not valid BibTeX. {reason.strip()}"
+    return Problem(line=line, key=key, message=message)
+
+
+def _read_entry(entry: Entry) -> BibEntry:
+    values = {field.key: field.value for field in entry.fields}
+
+    def text(name: str) -> str:
+        value = values.get(name)
+        return " ".join(value.split()) if isinstance(value, str) else ""
+
+    problems, warnings = [], []
+    for field in entry.fields:
+        # A value still unenclosed after the parse stack names an @string nobody defined.
+        unresolved = field.enclosing == "no-enclosing" and not str(field.value).isdigit()
+        if field.key in READ_FIELDS and unresolved:
+            problems.append(f"{field.key} uses “{field.value}”, which no @string defines.")
+    authors, more_authors = _authors(values.get("author") or [])
+    title = text("title")
+    if not title:
+        problems.append("has no title.")
+    elif len(title) > TITLE_MAX:
+        problems.append(f"the title is longer than {TITLE_MAX} characters.")
+    for name in authors:
+        if len(name) > NAME_MAX:
+            problems.append(f"the author name “{name[:40]}…” is longer than {NAME_MAX} characters.")
+    if more_authors:
+        warnings.append(
+            f"the author list ends in “and others”: only the {len(authors)} named are imported."
+        )
+    elif not authors:
+        warnings.append("has no authors.")
+
+    year = None
+    year_text = text("year")
+    if not year_text and (date := text("date")):  # biblatex: "2024-05-01"
+        year_text = found[0] if (found := FOUR_DIGIT_YEAR.findall(date)) else date
+    if FOUR_DIGIT_YEAR.fullmatch(year_text):
+        year = int(year_text)
+    elif year_text:
+        problems.append(f"the year “{year_text}” is not a year.")
+
+    doi = DOI_PREFIX.sub("", text("doi"))
+    if len(doi) > DOI_MAX:
+        problems.append(f"the DOI is longer than {DOI_MAX} characters.")
+    url = text("url")
+    if url and not _is_web_address(url):
+        warnings.append(f"the URL “{url[:60]}” is not a web address and is left out.")
+        url = ""
+
+    abstract = values.get("abstract")
+    return BibEntry(
+        key=entry.key,
+        line=(entry.start_line or 0) + 1,
+        entry_type=entry.entry_type.lower(),
+        title=title,
+        authors=authors,
+        more_authors=more_authors,
+        year=year,
+        venue=next((text(name) for name in VENUE_FIELDS if text(name)), ""),
+        doi=doi,
+        url=url,
+        abstract=abstract.strip() if isinstance(abstract, str) else "",
+        note=text("note"),
+        eprint_type=text("archiveprefix") or text("eprinttype"),
+        problems=tuple(problems),
+        warnings=tuple(warnings),
+    )
+
+
+def _authors(parts_list: list[NameParts]) -> tuple[tuple[str, ...], bool]:
+    names, more = [], False
+    for parts in parts_list:
+        name = _decoded_name(parts)
+        if name.casefold() == "others":
+            more = True
+        elif name:
+            names.append(name)
+    return tuple(names), more
+
+
+def _decoded_name(parts: NameParts) -> str:
+    """ "Müller, Hans" as printed: "Hans Müller"; each word decoded from LaTeX."""
+
+    def decode(words: list[str]) -> list[str]:
+        return [LATEX_DECODER.latex_to_text(word).strip() for word in words]
+
+    decoded = NameParts(
+        first=decode(parts.first),
+        von=decode(parts.von),
+        last=decode(parts.last),
+        jr=decode(parts.jr),
+    )
+    return " ".join(decoded.merge_first_name_first.split())
+
+
+def _is_web_address(url: str) -> bool:
+    try:
+        URLValidator(schemes=["http", "https"])(url)
+    except ValidationError:
+        return False
+    return True
+
+
+# Reviewing -------------------------------------------------------------------------------------
+
+
+class Decision(StrEnum):
+    NEW = "new"
+    UPDATE = "update"
+    DUPLICATE = "duplicate"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True)
+class VenueMatch:
+    """The venue an entry maps to: an existing one, or the one an import would create."""
+
+    venue: Venue | None
+    short_name: str
+    full_name: str
+    kind: str
+
+    @property
+    def is_new(self) -> bool:
+        return self.venue is None
+
+    @property
+    def kind_label(self) -> str:
+        return Venue.Kind(self.kind).label
+
+    def __str__(self) -> str:
+        if self.full_name and self.full_name != self.short_name:
+            return f"{self.short_name} ({self.full_name})"
+        return self.short_name
+
+
+@dataclass(frozen=True)
+class AuthorMatch:
+    name: str
+    member: Person | None
+
+
+@dataclass(frozen=True)
+class Change:
+    field: str
+    label: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class ReviewedEntry:
+    entry: BibEntry
+    decision: Decision
+    type: str
+    status: str
+    venue: VenueMatch | None
+    authors: tuple[AuthorMatch, ...]
+    existing: Publication | None = None
+    reason: str = ""
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def importable(self) -> bool:
+        return self.decision in (Decision.NEW, Decision.UPDATE)
+
+    @property
+    def type_label(self) -> str:
+        return Publication.Type(self.type).label
+
+    def describe(self) -> str:
+        """What importing it would do, in one line: the same words in the admin and the shell."""
+        match self.decision:
+            case Decision.NEW:
+                return "New publication."
+            case Decision.UPDATE:
+                changes = "; ".join(
+                    f"{change.label} {change.old or '(none)'} → {change.new}"
+                    for change in self.changes
+                )
+                return f"Likely an update of “{self.existing}” ({self.reason}): {changes}."
+            case Decision.DUPLICATE:
+                return f"Duplicate of {self.reason}: nothing to import."
+        return "Cannot be imported: " + " ".join(self.entry.problems)
+
+
+@dataclass(frozen=True)
+class Review:
+    entries: tuple[ReviewedEntry, ...]
+    problems: tuple[Problem, ...]
+
+    @property
+    def can_import(self) -> bool:
+        return not self.problems and not any(
+            item.decision is Decision.INVALID for item in self.entries
+        )
+
+    @property
+    def importable_keys(self) -> list[str]:
+        return [item.entry.key for item in self.entries if item.importable]
+
+    @property
+    def all_problems(self) -> list[str]:
+        """File problems, then each entry's, with its line and key."""
+        messages = [str(problem) for problem in self.problems]
+        for item in self.entries:
+            for message in item.entry.problems:
+                messages.append(str(Problem(item.entry.line, item.entry.key, message)))
+        return messages
+
+    def summary(self) -> str:
+        counts = defaultdict(int)
+        for item in self.entries:
+            counts[item.decision] += 1
+        parts = [
+            f"{len(self.entries)} entr{'y' if len(self.entries) == 1 else 'ies'}",
+            f"{counts[Decision.NEW]} new",
+            f"{counts[Decision.UPDATE]} likely update{'s' if counts[Decision.UPDATE] != 1 else ''}",
+            f"{counts[Decision.DUPLICATE]} duplicate{'s' if counts[Decision.DUPLICATE] != 1 else ''}",
+        ]
+        problems = len(self.all_problems)
+        if problems:
+            parts.append(f"{problems} problem{'s' if problems != 1 else ''}")
+        return ", ".join(parts) + "."
+
+
+def review_bibliography(*, bibliography: Bibliography) -> Review:
+    """What importing each entry would do, compared with every publication, venue and member.
+
+    An entry is a duplicate of a publication with the same DOI, or with the same normalized title
+    and year; it is a likely update when it would change that publication's year, venue, DOI or
+    type, or when only its title matches (a preprint now published, say). Runs three queries,
+    whatever the number of entries.
+    """
+    existing = list(Publication.objects.select_related("venue").order_by("pk"))
+    by_doi = {
+        publication.doi.casefold(): publication for publication in existing if publication.doi
+    }
+    by_title_year, by_title = {}, {}
+    for publication in existing:
+        title = normalize_title(publication.title)
+        by_title_year.setdefault((title, publication.year), publication)
+        by_title.setdefault(title, publication)
+    venues = VenueIndex(Venue.objects.all())
+    members = member_name_index()
+
+    seen_in_file: dict[object, str] = {}
+    reviewed = []
+    for entry in bibliography.entries:
+        venue = venues.match(entry)
+        publication_type = _publication_type(entry, venue.kind if venue else None)
+        item = {
+            "entry": entry,
+            "type": publication_type,
+            "status": _status(entry),
+            "venue": venue,
+            "authors": tuple(
+                AuthorMatch(name, match_member(name, members)) for name in entry.authors
+            ),
+        }
+        title = normalize_title(entry.title)
+        doi = entry.doi.casefold()
+        if entry.problems:
+            reviewed.append(ReviewedEntry(decision=Decision.INVALID, **item))
+            continue
+        if earlier := (doi and seen_in_file.get(doi)) or seen_in_file.get((title, entry.year)):
+            reason = f"entry “{earlier}” above"
+            reviewed.append(ReviewedEntry(decision=Decision.DUPLICATE, reason=reason, **item))
+            continue
+        seen_in_file[(title, entry.year)] = entry.key
+        if doi:
+            seen_in_file[doi] = entry.key
+
+        if doi and doi in by_doi:
+            match, why = by_doi[doi], "same DOI"
+        elif (title, entry.year) in by_title_year:
+            match, why = by_title_year[(title, entry.year)], "same title and year"
+        elif title in by_title:
+            match, why = by_title[title], "same title"
+        else:
+            reviewed.append(ReviewedEntry(decision=Decision.NEW, **item))
+            continue
+        changes = _changes(match, entry=entry, venue=venue, publication_type=publication_type)
+        if changes:
+            reviewed.append(
+                ReviewedEntry(
+                    decision=Decision.UPDATE, existing=match, reason=why, changes=changes, **item
+                )
+            )
+        else:
+            reason = f"“{match}” ({why})"
+            reviewed.append(
+                ReviewedEntry(decision=Decision.DUPLICATE, existing=match, reason=reason, **item)
+            )
+    return Review(entries=tuple(reviewed), problems=bibliography.problems)
+
+
+def normalize_title(title: str) -> str:
+    """Titles compared without case, accents, punctuation or spacing."""
+    decomposed = unicodedata.normalize("NFKD", title)
+    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(re.sub(r"[\W_]+", " ", plain.casefold()).split())
+
+
+def _changes(
+    publication: Publication, *, entry: BibEntry, venue: VenueMatch | None, publication_type: str
+) -> tuple[Change, ...]:
+    """Only what the entry says and the publication lacks or says differently."""
+    changes = []
+    if entry.year and entry.year != publication.year:
+        changes.append(Change("year", "year", str(publication.year or ""), str(entry.year)))
+    if venue and (venue.is_new or venue.venue.pk != publication.venue_id):
+        changes.append(Change("venue", "venue", str(publication.venue or ""), str(venue)))
+    if entry.doi and entry.doi.casefold() != publication.doi.casefold():
+        changes.append(Change("doi", "DOI", publication.doi, entry.doi))
+    if publication_type != Publication.Type.OTHER and publication_type != publication.type:
+        old, new = publication.get_type_display(), Publication.Type(publication_type).label
+        changes.append(Change("type", "type", old, new))
+    return tuple(changes)
+
+
+def _status(entry: BibEntry) -> str:
+    note = entry.note.casefold()
+    if "to appear" in note or "accepted" in note:
+        return Publication.Status.ACCEPTED
+    return Publication.Status.PUBLISHED
+
+
+def _publication_type(entry: BibEntry, venue_kind: str | None) -> str:
+    note = entry.note.casefold()
+    if "poster" in note:
+        return Publication.Type.POSTER
+    if entry.entry_type in PROCEEDINGS_TYPES:
+        if venue_kind == Venue.Kind.WORKSHOP or "workshop" in note:
+            return Publication.Type.WORKSHOP_PAPER
+        return Publication.Type.CONFERENCE_PAPER
+    if entry.entry_type in CHAPTER_TYPES:
+        return Publication.Type.BOOK_CHAPTER
+    if entry.entry_type in THESIS_TYPES:
+        return Publication.Type.THESIS
+    if (
+        venue_kind == Venue.Kind.PREPRINT_SERVER
+        or entry.eprint_type
+        or "preprint" in note
+        or entry.entry_type in PREPRINT_TYPES
+    ):
+        return Publication.Type.PREPRINT
+    if entry.entry_type == "article":
+        return Publication.Type.JOURNAL_ARTICLE
+    return Publication.Type.OTHER
+
+
+class VenueIndex:
+    """Finds the existing venue a BibTeX venue names, by short name or full name.
+
+    "USENIX Symposium on Networked Systems Design and Implementation (NSDI '24)",
+    "Proceedings of the USENIX Symposium on Networked Systems Design and Implementation" and
+    "nsdi" are all NSDI. What matches nothing becomes a new venue named from the text.
+    """
+
+    def __init__(self, venues: Iterable[Venue]):
+        self.by_short: dict[str, Venue] = {}
+        self.by_full: dict[str, Venue | None] = {}
+        for venue in venues:
+            self.by_short[venue.short_name.casefold()] = venue
+            if key := _venue_key(venue.full_name):
+                # A full name two venues share names neither.
+                self.by_full[key] = None if key in self.by_full else venue
+
+    def match(self, entry: BibEntry) -> VenueMatch | None:
+        text = entry.venue or entry.eprint_type
+        if not text:
+            return None
+        if re.match(r"arxiv\b", text, re.IGNORECASE):
+            text = "arXiv"  # "arXiv preprint arXiv:2501.01234" names the server, not a journal
+        full_name, short_name = _split_abbreviation(text)
+        short_candidates = [short_name, *short_name.split()[-1:], text, full_name]
+        full_candidates = [text, full_name]
+        # Any "Full (Short)" may be how this site exported a venue, whatever "Short" looks like.
+        if parenthesized := PARENTHESIZED.fullmatch(text):
+            short_candidates.append(parenthesized["short"].strip())
+            full_candidates.append(parenthesized["full"])
+        for candidate in short_candidates:
+            if candidate and (venue := self.by_short.get(candidate.casefold())):
+                return VenueMatch(venue, venue.short_name, venue.full_name, venue.kind)
+        for candidate in full_candidates:
+            if venue := self.by_full.get(_venue_key(candidate)):
+                return VenueMatch(venue, venue.short_name, venue.full_name, venue.kind)
+        return VenueMatch(
+            venue=None,
+            short_name=(short_name or full_name)[:SHORT_NAME_MAX].strip(),
+            full_name=full_name[:FULL_NAME_MAX],
+            kind=_new_venue_kind(entry, full_name),
+        )
+
+
+def _split_abbreviation(text: str) -> tuple[str, str]:
+    """ "Full Name (ABBR '24)" is ("Full Name", "ABBR"); other text is (text, "")."""
+    match = PARENTHESIZED.fullmatch(text)
+    if not match:
+        return text, ""
+    short = re.sub(r"\s*['’]?(?:\d{4}|\d{2})$", "", match["short"].strip())
+    words = short.split()
+    if words and all("&" in word or sum(char.isupper() for char in word) >= 2 for word in words):
+        return match["full"], short
+    return text, ""
+
+
+def _venue_key(name: str) -> str:
+    """A venue's full name without "Proceedings of the", ordinals, years or punctuation."""
+    key = normalize_title(name)
+    key = re.sub(r"^(?:in )?(?:proceedings|proc) (?:of )?(?:the )?", "", key)
+    key = re.sub(r"\b(?:\d+(?:st|nd|rd|th)|\d{4}|\d{2})\b", " ", key)
+    return " ".join(key.split())
+
+
+def _new_venue_kind(entry: BibEntry, name: str) -> str:
+    lowered = name.casefold()
+    if "arxiv" in lowered or entry.eprint_type or entry.entry_type in PREPRINT_TYPES:
+        return Venue.Kind.PREPRINT_SERVER
+    if entry.entry_type in PROCEEDINGS_TYPES:
+        return Venue.Kind.WORKSHOP if "workshop" in lowered else Venue.Kind.CONFERENCE
+    if entry.entry_type == "article":
+        return Venue.Kind.JOURNAL
+    return Venue.Kind.OTHER
+
+
+# Importing -------------------------------------------------------------------------------------
+
+
+class ImportRefused(Exception):
+    """Nothing was imported; `review` says why, entry by entry."""
+
+    def __init__(self, message: str, *, review: Review):
+        super().__init__(message)
+        self.review = review
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    review: Review
+    created: tuple[Publication, ...]
+    updated: tuple[Publication, ...]
+    venues: tuple[Venue, ...]
+
+
+@transaction.atomic
+def import_bibtex(*, text: str, keys: Collection[str] | None = None) -> ImportResult:
+    """Import the entries with these keys (every new entry and update when None), or none.
+
+    The text is read and reviewed again here, inside the transaction, so what is imported is
+    decided from the file and the database as they are now, never from an earlier page.
+    """
+    review = review_bibliography(bibliography=parse_bibtex(text))
+    if not review.can_import:
+        raise ImportRefused(
+            "Nothing was imported: the file has problems. Fix them and upload it again.",
+            review=review,
+        )
+    chosen = set(review.importable_keys if keys is None else keys)
+    by_key = {item.entry.key: item for item in review.entries}
+    stale = sorted(key for key in chosen if key not in by_key or not by_key[key].importable)
+    if stale:
+        raise ImportRefused(
+            "Nothing was imported: these entries are no longer new or updates: "
+            + ", ".join(stale)
+            + ". Review them again.",
+            review=review,
+        )
+    if not chosen:
+        raise ImportRefused("Nothing was imported: no entry was ticked.", review=review)
+
+    taken_slugs = set(Publication.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
+    new_venues: dict[str, Venue] = {}
+    created, updated = [], []
+    for item in review.entries:
+        if item.entry.key not in chosen:
+            continue
+        venue = _venue_for(item.venue, new_venues)
+        if item.decision is Decision.NEW:
+            created.append(_create(item, venue=venue, taken_slugs=taken_slugs))
+        else:
+            updated.append(_update(item, venue=venue))
+    return ImportResult(
+        review=review,
+        created=tuple(created),
+        updated=tuple(updated),
+        venues=tuple(new_venues.values()),
+    )
+
+
+def _venue_for(match: VenueMatch | None, new_venues: dict[str, Venue]) -> Venue | None:
+    if match is None:
+        return None
+    if match.venue is not None:
+        return match.venue
+    key = match.short_name.casefold()
+    if key not in new_venues:
+        venue = Venue.objects.filter(short_name__iexact=match.short_name).first()
+        new_venues[key] = venue or Venue.objects.create(
+            short_name=match.short_name, full_name=match.full_name, kind=match.kind
+        )
+    return new_venues[key]
+
+
+def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) -> Publication:
+    entry = item.entry
+    publication = Publication.objects.create(
+        title=entry.title,
+        slug=_unique_slug(entry.title, taken_slugs),
+        year=entry.year,
+        venue=venue,
+        type=item.type,
+        status=item.status,
+        doi=entry.doi,
+        abstract=entry.abstract,
+    )
+    Authorship.objects.bulk_create(
+        Authorship(
+            publication=publication, position=position, name=author.name, person=author.member
+        )
+        for position, author in enumerate(item.authors, start=1)
+    )
+    if entry.url:
+        is_pdf = entry.url.lower().endswith(".pdf")
+        PublicationLink.objects.create(
+            publication=publication,
+            position=1,
+            kind=PublicationLink.Kind.PDF if is_pdf else PublicationLink.Kind.OTHER,
+            url=entry.url,
+        )
+    return publication
+
+
+def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
+    publication = item.existing
+    values = {"year": item.entry.year, "venue": venue, "doi": item.entry.doi, "type": item.type}
+    for change in item.changes:
+        setattr(publication, change.field, values[change.field])
+    publication.save(update_fields=[change.field for change in item.changes])
+    return publication
+
+
+def _unique_slug(title: str, taken: set[str]) -> str:
+    slug = slugify(title)
+    if len(slug) > 60:
+        slug = slug[:60].rsplit("-", 1)[0]
+    base = slug or "publication"
+    slug, number = base, 2
+    while slug in taken:
+        slug, number = f"{base}-{number}", number + 1
+    taken.add(slug)
+    return slug
+
+
+# Citation keys ---------------------------------------------------------------------------------
+
+STOP_WORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "at", "by", "from"}
+
+
+def citation_keys(publications: Iterable[Publication]) -> dict[int, str]:
+    """Each publication's key: first author's family name, year and first word of the title.
+
+    "zhu2023klotski". Publications that would share a key are told apart by a letter (b, c, …)
+    in the order they were added, counting drafts, so a key does not change when another paper
+    is added or published. Runs one query: the publications of the same years, to find them.
+    """
+    publications = list(publications)
+    years = {publication.year for publication in publications}
+    if not years:
+        return {}
+    same_years = Q(year__in=[year for year in years if year is not None])
+    if None in years:
+        same_years |= Q(year__isnull=True)
+    first_author = (
+        Authorship.objects.filter(publication=OuterRef("pk")).order_by("position").values("name")
+    )
+    rows = (
+        Publication.objects.filter(same_years)
+        .annotate(first_author=Subquery(first_author[:1]))
+        .order_by("pk")
+        .values_list("pk", "title", "year", "first_author")
+    )
+    seen: dict[str, int] = defaultdict(int)
+    keys = {}
+    for pk, title, year, author in rows:
+        base = base_citation_key(first_author=author or "", year=year, title=title)
+        keys[pk] = base + _key_suffix(seen[base])
+        seen[base] += 1
+    return {publication.pk: keys[publication.pk] for publication in publications}
+
+
+def base_citation_key(*, first_author: str, year: int | None, title: str) -> str:
+    family = ""
+    if first_author.strip():
+        family = " ".join(parse_single_name_into_parts(first_author, strict=False).last)
+    family = "".join(re.findall(r"[a-z0-9]+", _ascii(family).lower()))
+    words = re.findall(r"[a-z0-9]+", _ascii(title).lower())
+    word = next((word for word in words if word not in STOP_WORDS), "")
+    return f"{family or 'anon'}{year or ''}{word}"
+
+
+def _key_suffix(index: int) -> str:
+    if index == 0:
+        return ""
+    return "bcdefghijklmnopqrstuvwxyz"[index - 1] if index <= 25 else str(index + 1)
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()

@@ -1,0 +1,290 @@
+"""Lists of publications in the formats reference managers read: BibTeX, RIS, CSL-JSON, CSV.
+
+Each function takes publications from `Publication.objects.published().for_listing()`, so the
+venue, authors and links are already fetched; its one query of its own finds the citation keys
+(see `bibtex.citation_keys`). A publication without a year is written without one.
+"""
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+
+import bibtexparser
+from bibtexparser import middlewares
+from bibtexparser.library import Library
+from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
+from bibtexparser.model import Entry, Field
+from bibtexparser.writer import BibtexFormat
+from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+from publications.bibtex import citation_keys
+from publications.models import Publication, PublicationLink
+
+CONTENT_TYPES = {
+    "bib": "application/x-bibtex; charset=utf-8",
+    "ris": "application/x-research-info-systems; charset=utf-8",
+    "json": "application/vnd.citationstyles.csl+json; charset=utf-8",
+    "csv": "text/csv; charset=utf-8",
+}
+
+Type = Publication.Type
+
+BIBTEX_TYPES = {
+    Type.CONFERENCE_PAPER: "inproceedings",
+    Type.WORKSHOP_PAPER: "inproceedings",
+    Type.POSTER: "inproceedings",
+    Type.JOURNAL_ARTICLE: "article",
+    Type.BOOK_CHAPTER: "incollection",
+    Type.THESIS: "phdthesis",
+    Type.PREPRINT: "misc",
+    Type.OTHER: "misc",
+}
+# The field each BibTeX type names its venue in.
+BIBTEX_VENUE_FIELDS = {
+    "inproceedings": "booktitle",
+    "incollection": "booktitle",
+    "article": "journal",
+    "phdthesis": "school",
+    "misc": "howpublished",
+}
+RIS_TYPES = {
+    Type.CONFERENCE_PAPER: "CPAPER",
+    Type.WORKSHOP_PAPER: "CPAPER",
+    Type.POSTER: "CPAPER",
+    Type.JOURNAL_ARTICLE: "JOUR",
+    Type.BOOK_CHAPTER: "CHAP",
+    Type.THESIS: "THES",
+    Type.PREPRINT: "UNPB",
+    Type.OTHER: "GEN",
+}
+CSL_TYPES = {
+    Type.CONFERENCE_PAPER: "paper-conference",
+    Type.WORKSHOP_PAPER: "paper-conference",
+    Type.POSTER: "paper-conference",
+    Type.JOURNAL_ARTICLE: "article-journal",
+    Type.BOOK_CHAPTER: "chapter",
+    Type.THESIS: "thesis",
+    Type.PREPRINT: "article",  # CSL's type for preprints and working papers
+    Type.OTHER: "document",
+}
+CSV_COLUMNS = [
+    "citation_key",
+    "title",
+    "authors",
+    "year",
+    "venue",
+    "venue_full_name",
+    "type",
+    "status",
+    "doi",
+    "url",
+    "pdf_url",
+    "awards",
+]
+
+# Accents become LaTeX (\'e) so classic BibTeX reads the file too; characters LaTeX has no
+# command for (Chinese, say) are kept as they are.
+LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+
+
+def bibtex(publications: Iterable[Publication]) -> str:
+    """A .bib file: one entry per publication, keyed by its citation key."""
+    publications = list(publications)
+    keys = citation_keys(publications)
+    library = Library(
+        [_bibtex_entry(publication, keys[publication.pk]) for publication in publications]
+    )
+    layout = BibtexFormat()
+    layout.indent = "  "
+    layout.block_separator = "\n"
+    writing = [
+        middlewares.AddEnclosingMiddleware(
+            reuse_previous_enclosing=False, enclose_integers=False, default_enclosing="{"
+        )
+    ]
+    return bibtexparser.write_string(library, unparse_stack=writing, bibtex_format=layout)
+
+
+def _bibtex_entry(publication: Publication, key: str) -> Entry:
+    venue = publication.venue
+    entry_type = BIBTEX_TYPES[publication.type] if venue else "misc"
+    fields = []
+    authors = [_bibtex_name(authorship.name) for authorship in publication.authorships.all()]
+    if authors:
+        fields.append(Field("author", " and ".join(authors)))
+    # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
+    fields.append(Field("title", "{" + _latex(publication.title) + "}"))
+    if venue:
+        fields.append(Field(BIBTEX_VENUE_FIELDS[entry_type], _latex(venue_name(publication))))
+    if publication.year:
+        fields.append(Field("year", str(publication.year)))
+    if publication.doi:
+        fields.append(Field("doi", _verbatim(publication.doi)))
+    if pdf := pdf_url(publication):
+        fields.append(Field("url", _verbatim(pdf)))
+    if note := _note(publication):
+        fields.append(Field("note", _latex(note)))
+    return Entry(entry_type, key, fields)
+
+
+def _bibtex_name(name: str) -> str:
+    """A name BibTeX reads back whole: braced when a comma or "and" would split it."""
+    encoded = _latex(name)
+    words = name.casefold().split()
+    if "," in name or "and" in words or name.casefold() == "others":
+        return "{" + encoded + "}"
+    return encoded
+
+
+def _latex(text: str) -> str:
+    return LATEX_ENCODER.unicode_to_latex(" ".join(text.split()))
+
+
+def _verbatim(text: str) -> str:
+    """DOIs and URLs are written as they are; a brace would end the field."""
+    return text.replace("{", "").replace("}", "")
+
+
+def _note(publication: Publication) -> str:
+    """What BibTeX has no field for, in words the import reads back."""
+    words = []
+    if publication.type == Type.POSTER:
+        words.append("Poster")
+    if publication.type == Type.WORKSHOP_PAPER:
+        words.append("Workshop paper")
+    if publication.type == Type.PREPRINT:
+        words.append("Preprint")
+    if publication.status == Publication.Status.ACCEPTED:
+        words.append("To appear")
+    return ". ".join(words)
+
+
+def ris(publications: Iterable[Publication], *, base_url: str) -> str:
+    """An RIS file, the format EndNote, Zotero and Mendeley all import."""
+    publications = list(publications)
+    keys = citation_keys(publications)
+    lines = []
+    for publication in publications:
+        tags = [("TY", RIS_TYPES[publication.type]), ("ID", keys[publication.pk])]
+        tags.append(("TI", publication.title))
+        tags += [("AU", _family_first(a.name)) for a in publication.authorships.all()]
+        if publication.year:
+            tags.append(("PY", str(publication.year)))
+        if publication.venue:
+            tags.append(("T2", venue_name(publication)))
+            tags.append(("J2", publication.venue.short_name))
+        if publication.doi:
+            tags.append(("DO", publication.doi))
+        tags.append(("UR", base_url + publication.get_absolute_url()))
+        if pdf := pdf_url(publication):
+            tags.append(("L1", pdf))
+        if publication.abstract:
+            tags.append(("AB", publication.abstract))
+        if note := _note(publication):
+            tags.append(("N1", note))
+        tags.append(("ER", ""))
+        # One line per tag: a line break inside a value would start a tag of its own.
+        lines += [f"{tag}  - {' '.join(value.split())}".rstrip() for tag, value in tags]
+        lines.append("")
+    return "\r\n".join(lines)
+
+
+def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
+    """CSL-JSON, what citeproc, Pandoc and Zotero read."""
+    publications = list(publications)
+    keys = citation_keys(publications)
+    items = []
+    for publication in publications:
+        item = {
+            "id": keys[publication.pk],
+            "type": CSL_TYPES[publication.type],
+            "title": publication.title,
+            "author": [_csl_name(a.name) for a in publication.authorships.all()],
+        }
+        if publication.year:
+            item["issued"] = {"date-parts": [[publication.year]]}
+        if publication.venue:
+            item["container-title"] = venue_name(publication)
+            item["container-title-short"] = publication.venue.short_name
+        if publication.type == Type.POSTER:
+            item["genre"] = "Poster"
+        if publication.status == Publication.Status.ACCEPTED:
+            item["status"] = "forthcoming"
+        if publication.doi:
+            item["DOI"] = publication.doi
+        item["URL"] = base_url + publication.get_absolute_url()
+        if publication.abstract:
+            item["abstract"] = publication.abstract
+        items.append(item)
+    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+
+
+def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
+    """A spreadsheet: one row per publication, authors separated by semicolons."""
+    publications = list(publications)
+    keys = citation_keys(publications)
+    output = io.StringIO()
+    writer = csv.writer(output)
+    writer.writerow(CSV_COLUMNS)
+    for publication in publications:
+        venue = publication.venue
+        row = [
+            keys[publication.pk],
+            publication.title,
+            "; ".join(a.name for a in publication.authorships.all()),
+            publication.year or "",
+            venue.short_name if venue else "",
+            venue.full_name if venue else "",
+            publication.get_type_display(),
+            publication.get_status_display(),
+            publication.doi,
+            base_url + publication.get_absolute_url(),
+            pdf_url(publication),
+            "; ".join(award.name for award in publication.awards.all()),
+        ]
+        writer.writerow([_spreadsheet_safe(str(value)) for value in row])
+    return output.getvalue()
+
+
+def _spreadsheet_safe(value: str) -> str:
+    """A cell a spreadsheet would run as a formula ("=HYPERLINK(…)") is quoted to stay text."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def venue_name(publication: Publication) -> str:
+    """ "USENIX Symposium on … Implementation (NSDI)": the import reads both names back."""
+    venue = publication.venue
+    if venue.full_name and venue.full_name != venue.short_name:
+        return f"{venue.full_name} ({venue.short_name})"
+    return venue.short_name
+
+
+def pdf_url(publication: Publication) -> str:
+    """The first PDF link, read from the prefetched links."""
+    for link in publication.links.all():
+        if link.kind == PublicationLink.Kind.PDF:
+            return link.url
+    return ""
+
+
+def name_parts(name: str) -> NameParts:
+    return parse_single_name_into_parts(name, strict=False)
+
+
+def _family_first(name: str) -> str:
+    return name_parts(name).merge_last_name_first or name
+
+
+def _csl_name(name: str) -> dict[str, str]:
+    parts = name_parts(name)
+    if not parts.last:
+        return {"literal": name}
+    csl = {"family": " ".join(parts.last)}
+    if parts.first:
+        csl["given"] = " ".join(parts.first)
+    if parts.von:
+        csl["non-dropping-particle"] = " ".join(parts.von)
+    if parts.jr:
+        csl["suffix"] = " ".join(parts.jr)
+    return csl

@@ -1,0 +1,86 @@
+"""An Atom feed of the publication list, narrowed by the same filters as /publications/."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib.syndication.views import Feed
+from django.core.exceptions import BadRequest
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+
+from directory.models import Lab
+from publications.filters import PublicationFilter, active_filters, filters_query
+from publications.models import Publication
+
+FEED_ITEMS = 50
+
+
+@dataclass(frozen=True)
+class Selection:
+    filterset: PublicationFilter
+    query: str
+    lab_name: str
+
+
+class PublicationFeed(Feed):
+    """`/publications/feed/?author=hang-zhu` follows one member's papers, `?venue=NSDI` a venue's.
+
+    Publications only have a year, so an entry is dated the first of January of its year (what
+    readers sort by); an undated one has no date rather than an invented one.
+    """
+
+    feed_type = Atom1Feed
+
+    def get_object(self, request):
+        filterset = PublicationFilter(
+            request.GET, queryset=Publication.objects.published().for_listing()
+        )
+        if ignored := filterset.ignored_values():
+            raise BadRequest(" ".join(ignored))
+        return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
+
+    def title(self, selection):
+        chips = ", ".join(chip.label for chip in active_filters(selection.filterset))
+        return f"{selection.lab_name}: publications" + (f" ({chips})" if chips else "")
+
+    def subtitle(self, selection):
+        return f"The newest publications of {selection.lab_name}."
+
+    def link(self, selection):
+        return reverse("publications:index") + selection.query
+
+    def feed_url(self, selection):
+        return reverse("publications:feed") + selection.query
+
+    def items(self, selection):
+        return selection.filterset.qs[:FEED_ITEMS]
+
+    def item_title(self, publication):
+        return publication.title
+
+    def item_description(self, publication):
+        venue = publication.venue.short_name if publication.venue else ""
+        where = " ".join(part for part in [venue, str(publication.year or "")] if part)
+        return f"{authors(publication)}. {where}".strip(" .") + "."
+
+    def item_author_name(self, publication):
+        return authors(publication) or None
+
+    def item_pubdate(self, publication):
+        if publication.year is None:
+            return None
+        return datetime.datetime(publication.year, 1, 1, tzinfo=datetime.UTC)
+
+    def item_updateddate(self, publication):
+        return self.item_pubdate(publication)
+
+    def item_categories(self, publication):
+        categories = [publication.get_type_display()]
+        if publication.venue:
+            categories.insert(0, publication.venue.short_name)
+        return categories
+
+
+def authors(publication: Publication) -> str:
+    """Reads the prefetched authorships."""
+    return ", ".join(authorship.name for authorship in publication.authorships.all())

@@ -1,0 +1,63 @@
+from django import forms
+
+from publications.bibtex import MAX_BIBTEX_BYTES, Bibliography, parse_bibtex
+
+
+class BibtexImportForm(forms.Form):
+    """A .bib file or pasted BibTeX, read and parsed: anything unreadable is a form error."""
+
+    file = forms.FileField(
+        label="BibTeX file",
+        required=False,
+        help_text="A .bib file in UTF-8, at most 2 MB.",
+        widget=forms.FileInput(attrs={"accept": ".bib,.bibtex,.txt,text/x-bibtex"}),
+    )
+    text = forms.CharField(
+        label="Or paste BibTeX",
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 80, "spellcheck": "false"}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data.get("file")
+        if upload is None:
+            return ""
+        if upload.size > MAX_BIBTEX_BYTES:
+            raise forms.ValidationError("The file is larger than 2 MB: split it, or upload less.")
+        try:
+            # utf-8-sig: editors on Windows start UTF-8 files with a byte-order mark.
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(
+                "The file is not UTF-8 text. Save it as UTF-8 (or export it as BibTeX again) "
+                "and upload it again."
+            ) from None
+
+    def clean_text(self):
+        text = self.cleaned_data.get("text", "")
+        if len(text.encode()) > MAX_BIBTEX_BYTES:
+            raise forms.ValidationError("The text is longer than 2 MB: paste less at a time.")
+        return text
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        from_file, pasted = cleaned.get("file", ""), cleaned.get("text", "")
+        if from_file and pasted.strip():
+            raise forms.ValidationError("Upload a file or paste BibTeX, not both.")
+        text = from_file or pasted
+        if not text.strip():
+            raise forms.ValidationError("Upload a .bib file or paste BibTeX: this was empty.")
+        bibliography = parse_bibtex(text)
+        if not bibliography.entries and not bibliography.problems:
+            raise forms.ValidationError(
+                "No BibTeX entry was found. Entries start like “@article{key,”."
+            )
+        cleaned["bibtex"] = text
+        cleaned["bibliography"] = bibliography
+        return cleaned
+
+    def bibliography(self) -> Bibliography:
+        return self.cleaned_data["bibliography"]

@@ -1,0 +1,63 @@
+"""/sitemap.xml lists every public page and nothing hidden; /robots.txt points to it."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.factories import make_news, make_person, make_publication
+
+pytestmark = pytest.mark.django_db
+
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def locations(client) -> set[str]:
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/xml"
+    root = ET.fromstring(response.content)
+    return {url.findtext(f"{SITEMAP}loc") for url in root.findall(f"{SITEMAP}url")}
+
+
+def test_the_sitemap_lists_every_public_page_and_no_draft(client):
+    person = make_person(slug="ada")
+    make_person(slug="hidden-person", is_published=False)
+    publication = make_publication(slug="paper")
+    make_publication(slug="draft-paper", is_published=False)
+    news = make_news(slug="news-item")
+    make_news(slug="draft-news", is_published=False)
+    site = "http://testserver"
+    assert locations(client) == {
+        f"{site}/",
+        f"{site}/people/",
+        f"{site}/publications/",
+        f"{site}/news/",
+        f"{site}{person.get_absolute_url()}",
+        f"{site}{publication.get_absolute_url()}",
+        f"{site}{news.get_absolute_url()}",
+    }
+
+
+def test_every_page_in_the_sitemap_loads(client):
+    make_person()
+    make_publication(authors=["Someone"])
+    make_news()
+    for location in locations(client):
+        assert client.get(location.removeprefix("http://testserver")).status_code == 200
+
+
+def test_the_sitemap_uses_the_address_the_site_is_reached_at(client):
+    response = client.get("/sitemap.xml", headers={"host": "localhost"}, secure=True)
+    assert b"<loc>https://localhost/</loc>" in response.content
+
+
+def test_robots_txt_allows_pages_keeps_out_the_admin_and_names_the_sitemap(client):
+    response = client.get("/robots.txt")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "User-agent: *"
+    assert "Disallow: /admin/" in lines
+    assert "Disallow: /publications/export." in lines
+    assert "Disallow: /" not in lines
+    assert "Sitemap: http://testserver/sitemap.xml" in lines
