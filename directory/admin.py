@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from directory.history import HistoryAdmin
 from directory.models import Lab
 
 
 @admin.register(Lab)
-class LabAdmin(admin.ModelAdmin):
+class LabAdmin(HistoryAdmin):
     """One row: the changelist leads straight to it, and it cannot be deleted."""
 
     def has_add_permission(self, request):

@@ -1,4 +1,5 @@
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class LabQuerySet(models.QuerySet):
@@ -20,6 +21,7 @@ class Lab(models.Model):
     about = models.TextField(blank=True, help_text="The home page's introduction. Markdown.")
 
     objects = LabQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = "lab"

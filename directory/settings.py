@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -68,6 +69,15 @@ def env_database(name: str, default: str) -> dict:
 
 DEBUG = env_bool("DEBUG", default=False)
 
+# "production" turns on everything `manage.py check --deploy` asks for: HTTPS only, HSTS,
+# secure cookies. Anything else ("development", the default) leaves plain HTTP working.
+DJANGO_ENV = os.environ.get("DJANGO_ENV", "development")
+if DJANGO_ENV not in {"development", "production"}:
+    raise ImproperlyConfigured(f"DJANGO_ENV={DJANGO_ENV!r} must be development or production.")
+PRODUCTION = DJANGO_ENV == "production"
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DEBUG=1 is refused when DJANGO_ENV=production.")
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -87,7 +97,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.sitemaps",
     "django_filters",
+    "axes",
+    "simple_history",
     "directory",
     "people",
     "publications",
@@ -103,6 +116,17 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Records who made each change, for the history of every edited object.
+    "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout response.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out address is refused before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "directory.urls"
@@ -144,11 +168,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
-MEDIA_URL = "media/"
+MEDIA_URL = os.environ.get("MEDIA_URL", "/media/")
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+# Let Django serve MEDIA_URL from MEDIA_ROOT: on while developing, and for a site on one
+# machine; off where a web server or object store serves the uploads.
+SERVE_MEDIA = env_bool("SERVE_MEDIA", default=DEBUG)
 
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Any Django storage backend, e.g. an S3 one from django-storages with its own settings.
+    "default": {
+        "BACKEND": os.environ.get("MEDIA_STORAGE", "django.core.files.storage.FileSystemStorage")
+    },
     "staticfiles": {
         # Hashed, compressed names in production; plain files while developing, so a
         # newcomer needs no collectstatic step.
@@ -162,10 +192,70 @@ FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 
 # Uploaded photos larger than this are refused before Pillow looks at them.
 PHOTO_MAX_BYTES = env_int("PHOTO_MAX_BYTES", 8 * 1024 * 1024)
+# Photos with more pixels than this are refused from their header, before they are decoded:
+# 40 million covers a 7000 × 5000 camera image, and decoding one takes about 120 MB of memory.
+PHOTO_MAX_PIXELS = env_int("PHOTO_MAX_PIXELS", 40_000_000)
+
+# Security headers. No inline script or style anywhere on the site; the admin's scripts are
+# files too. frame-ancestors and X-Frame-Options both forbid framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    },
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = True
+
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+    if not SECURE_HSTS_PRELOAD:
+        # Leaving the browsers' preload list is the operator's informed choice.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+    if env_bool("BEHIND_HTTPS_PROXY", default=True):
+        # The proxy in front of the app servers terminates TLS and says so in this header.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Brute-force protection for the admin login: after AXES_FAILURE_LIMIT failed attempts for
+# one username from one address, that pair is locked out for AXES_COOLOFF_HOURS.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_HOURS", 1)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
+# Behind N proxies that append to X-Forwarded-For, set AXES_PROXY_COUNT=N so the client's own
+# address is used; with none, only REMOTE_ADDR counts (a client could forge the header).
+proxy_count = env_int("AXES_PROXY_COUNT", 0)
+if proxy_count:
+    AXES_IPWARE_PROXY_COUNT = proxy_count
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # bibtexparser logs each broken block with 0-based line numbers; the import reports
+    # problems itself, with the line numbers staff see in their file.
+    "loggers": {"bibtexparser": {"level": "ERROR"}},
 }

@@ -1,4 +1,8 @@
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from news.models import NewsItem
 from people.models import Person
@@ -22,3 +26,18 @@ def home(request):
             .exclude(role_group__is_alumni=True),
         },
     )
+
+
+@require_safe
+@cache_control(public=True, max_age=24 * 3600)
+def robots_txt(request):
+    """Crawlers may read every public page, but not the admin, and not every combination of
+    filters as a download."""
+    lines = [
+        "User-agent: *",
+        "Disallow: /admin/",
+        f"Disallow: {reverse('publications:index')}export.",
+        "",
+        f"Sitemap: {request.build_absolute_uri(reverse('sitemap'))}",
+    ]
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")

@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from directory.history import HistoryAdmin
 from news.models import NewsItem
 
 
 @admin.register(NewsItem)
-class NewsItemAdmin(admin.ModelAdmin):
+class NewsItemAdmin(HistoryAdmin):
     list_display = ["title", "date", "kind", "is_published"]
     list_filter = ["kind", "is_published"]
     search_fields = ["title", "body"]

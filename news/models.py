@@ -1,18 +1,17 @@
 from django.db import models
 from django.db.models.functions import Substr
 from django.urls import reverse
+from simple_history.models import HistoricalRecords
 
 from directory.partial_dates import PartialDateField
+from directory.querysets import PublishableQuerySet
 from people.models import Person
 from publications.models import Publication
 
 
-class NewsItemQuerySet(models.QuerySet):
+class NewsItemQuerySet(PublishableQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
-
-    def published(self):
-        return self.filter(is_published=True)
 
     def for_listing(self):
         """The people named beside each item; publications are only on the item's own page."""
@@ -57,6 +56,7 @@ class NewsItem(models.Model):
     )
 
     objects = NewsItemQuerySet.as_manager()
+    history = HistoricalRecords(m2m_fields=["people", "publications"])
 
     class Meta:
         ordering = ["-date", "title"]

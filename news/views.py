@@ -21,7 +21,7 @@ def index(request):
 
 
 def detail(request, slug):
-    queryset = NewsItem.objects.published().for_listing()
+    queryset = NewsItem.objects.visible_to(request.user).for_listing()
     item = get_object_or_404(queryset, slug=slug)
     return render(
         request,

@@ -1,8 +1,12 @@
 from django.contrib import admin
 from django.db import models
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils.html import format_html
 
+from directory.history import HistoryAdmin
+from directory.roles import MemberScopedAdmin, is_editor
+from people import photos
+from people.forms import PersonForm
 from people.models import (
     Award,
     Education,
@@ -13,10 +17,12 @@ from people.models import (
     Service,
     Teaching,
 )
+from publications.models import Authorship
+from publications.services import link_authors_to_members
 
 
 @admin.register(RoleGroup)
-class RoleGroupAdmin(admin.ModelAdmin):
+class RoleGroupAdmin(HistoryAdmin):
     list_display = ["name", "position", "is_alumni", "member_count"]
     list_editable = ["position", "is_alumni"]
     prepopulated_fields = {"slug": ["name"]}
@@ -74,7 +80,8 @@ class PersonLinkInline(admin.TabularInline):
 
 
 @admin.register(Person)
-class PersonAdmin(admin.ModelAdmin):
+class PersonAdmin(MemberScopedAdmin):
+    form = PersonForm
     list_display = ["thumbnail", "name", "position_title", "role_group", "is_published"]
     list_display_links = ["thumbnail", "name"]
     list_filter = ["role_group", "is_published"]
@@ -84,6 +91,7 @@ class PersonAdmin(admin.ModelAdmin):
     readonly_fields = ["thumbnail"]
     fieldsets = [
         (None, {"fields": ["name", "slug", "role_group", "position_title", "is_published"]}),
+        ("Login", {"fields": ["user"]}),
         ("Contact and affiliation", {"fields": ["affiliations", "email"]}),
         ("About", {"fields": ["short_bio", "bio", "research_interests"]}),
         ("Photo", {"fields": ["thumbnail", "photo", "photo_alt"]}),
@@ -98,12 +106,43 @@ class PersonAdmin(admin.ModelAdmin):
         AwardInline,
     ]
 
+    autocomplete_fields = ["user"]
+
+    def member_queryset(self, queryset, person):
+        return queryset.filter(pk=person.pk)
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = super().get_readonly_fields(request, obj)
+        if is_editor(request.user):
+            return readonly
+        # Who is linked to which login, and where a person is listed, are editors' decisions.
+        return [*readonly, "user", "role_group", "slug"]
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return super().get_prepopulated_fields(request, obj) if is_editor(request.user) else {}
+
+    def has_add_permission(self, request):
+        return is_editor(request.user) and super().has_add_permission(request)
+
+    def after_recovery(self, person):
+        # Deleting the person unlinked their authorships; link those with their names again.
+        names = Q()
+        for name in [person.name, *person.alias_list]:
+            names |= Q(name__iexact=name)
+        link_authors_to_members(Authorship.objects.filter(names, person=None))
+
+    def save_model(self, request, person, form, change):
+        if "photo" in form.changed_data:
+            photos.save_photo(person=person, photo=form.new_photo)
+        else:
+            super().save_model(request, person, form, change)
+
     @admin.display(description="photo")
     def thumbnail(self, person):
         if not person.photo:
             return "—"
         return format_html(
             '<img src="{}" alt="{}" width="64">',
-            person.photo.url,
+            person.thumbnail_url,
             person.photo_alt,
         )

@@ -1,7 +1,10 @@
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from simple_history.models import HistoricalRecords
 
 from directory.partial_dates import PartialDateField, format_period
+from directory.querysets import PublishableQuerySet
 from people.avatars import initials_of
 from people.names import normalize_name
 
@@ -28,6 +31,7 @@ class RoleGroup(models.Model):
     )
 
     objects = RoleGroupQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["is_alumni", "position", "name"]
@@ -40,12 +44,9 @@ class RoleGroup(models.Model):
         return (self.slug,)
 
 
-class PersonQuerySet(models.QuerySet):
+class PersonQuerySet(PublishableQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
-
-    def published(self):
-        return self.filter(is_published=True)
 
     def for_directory(self):
         """Grouped as the directory lists them: by the staff's group order, ungrouped last."""
@@ -89,8 +90,17 @@ class Person(models.Model):
     )
     bio = models.TextField(blank=True, help_text="The full biography on the profile. Markdown.")
     photo = models.ImageField(
-        upload_to="people/", blank=True, help_text="A portrait; JPEG, PNG or WebP."
+        upload_to="people/",
+        blank=True,
+        help_text=(
+            "A portrait: JPEG, PNG or WebP. It is stored re-encoded, without the file's "
+            "metadata (camera, GPS position)."
+        ),
     )
+    # Square crops people.photos.save_photo makes with the photo: for the directory's cards
+    # and the profile page. Empty for a photo stored before they existed.
+    photo_thumbnail = models.ImageField(upload_to="people/", blank=True, editable=False)
+    photo_thumbnail_large = models.ImageField(upload_to="people/", blank=True, editable=False)
     photo_alt = models.CharField(
         max_length=300, blank=True, help_text="Describes the photo for people who cannot see it."
     )
@@ -104,8 +114,21 @@ class Person(models.Model):
     is_published = models.BooleanField(
         default=True, help_text="Unpublished people are hidden from every public page."
     )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="person",
+        verbose_name="login",
+        help_text=(
+            "The staff login that may edit this profile and this person's publications. "
+            "Put the login in the Members group. Only editors can change this."
+        ),
+    )
 
     objects = PersonQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]
@@ -131,6 +154,16 @@ class Person(models.Model):
     @property
     def initials(self) -> str:
         return initials_of(self.name)
+
+    @property
+    def thumbnail_url(self) -> str:
+        """The photo as a card shows it; the photo itself when it has no thumbnail yet."""
+        return (self.photo_thumbnail or self.photo).url
+
+    @property
+    def large_thumbnail_url(self) -> str:
+        """The photo as the profile shows it; the photo itself when it has no thumbnail yet."""
+        return (self.photo_thumbnail_large or self.photo).url
 
     @property
     def affiliation_list(self) -> list[str]:
@@ -167,6 +200,7 @@ class ProfileEntry(models.Model):
     )
 
     objects = ProfileEntryQuerySet.as_manager()
+    history = HistoricalRecords(inherit=True)
 
     class Meta:
         abstract = True

@@ -9,6 +9,8 @@ from people.filters import PersonFilter
 from people.models import Person
 from publications.models import Authorship, Publication
 
+PROFILE_PUBLICATIONS = 50
+
 
 def index(request):
     people = Person.objects.published().for_directory()
@@ -32,9 +34,9 @@ def is_alumnus(person: Person) -> bool:
 
 
 def detail(request, slug):
-    person = get_object_or_404(Person.objects.published().for_profile(), slug=slug)
+    person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
     authored = Authorship.objects.filter(person=person).values("publication")
-    publications = Publication.objects.published().for_listing().filter(pk__in=authored)
+    publications = Publication.objects.published().filter(pk__in=authored)
     coauthors = (
         Person.objects.published()
         .filter(authorships__publication__in=publications.values("pk"))
@@ -47,7 +49,9 @@ def detail(request, slug):
         "people/person_detail.html",
         {
             "person": person,
-            "publications": publications,
+            # The newest ones; the full list is the publication list filtered by this person.
+            "publications": publications.for_listing()[:PROFILE_PUBLICATIONS],
+            "publication_count": publications.count(),
             "coauthors": coauthors,
             "news_items": person.news_items.published()[:10],
         },

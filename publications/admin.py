@@ -1,12 +1,27 @@
-from django.contrib import admin
-from django.db import models
+import hashlib
 
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import models
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.crypto import constant_time_compare
+
+from directory.history import HistoryAdmin
+from directory.roles import MemberScopedAdmin, is_editor, member_person
+from publications.bibtex import ImportRefused, Review, import_bibtex, review_bibliography
+from publications.forms import BibtexImportForm
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
 from publications.services import link_authors_to_members
 
+# The uploaded text waits in the session between the review and the confirmation: the page only
+# carries its digest, so what is imported is the file that was reviewed, read again.
+IMPORT_SESSION_KEY = "publications:bibtex-import"
+
 
 @admin.register(Venue)
-class VenueAdmin(admin.ModelAdmin):
+class VenueAdmin(HistoryAdmin):
     list_display = ["short_name", "full_name", "kind"]
     list_filter = ["kind"]
     search_fields = ["short_name", "full_name"]
@@ -49,7 +64,7 @@ class HasAwardFilter(admin.SimpleListFilter):
 
 
 @admin.register(Publication)
-class PublicationAdmin(admin.ModelAdmin):
+class PublicationAdmin(MemberScopedAdmin):
     list_display = ["title", "venue", "year", "type", "status", "is_featured", "is_published"]
     list_filter = ["venue", "year", "type", "status", HasAwardFilter, "is_featured", "is_published"]
     list_select_related = ["venue"]
@@ -64,6 +79,117 @@ class PublicationAdmin(admin.ModelAdmin):
     ]
     inlines = [AuthorshipInline, AwardInline, LinkInline]
 
+    def get_urls(self):
+        import_view = self.admin_site.admin_view(self.import_bibtex_view)
+        return [
+            path("import-bibtex/", import_view, name="publications_publication_import_bibtex"),
+            *super().get_urls(),
+        ]
+
+    def import_bibtex_view(self, request):
+        """Upload or paste BibTeX, review what each entry would do, tick entries and confirm."""
+        if not (self.can_import(request) and self.has_change_permission(request)):
+            raise PermissionDenied
+        if request.method == "POST" and "confirm" in request.POST:
+            return self._confirm_bibtex_import(request)
+        if request.method == "POST":
+            form = BibtexImportForm(request.POST, request.FILES)
+            if form.is_valid():
+                text = form.cleaned_data["bibtex"]
+                request.session[IMPORT_SESSION_KEY] = text
+                review = review_bibliography(bibliography=form.bibliography())
+                return self._render_review(request, review, digest=_digest(text))
+        else:
+            form = BibtexImportForm()
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Import publications from BibTeX",
+            "form": form,
+        }
+        status = 400 if form.is_bound else 200
+        return TemplateResponse(
+            request, "admin/publications/import_bibtex.html", context, status=status
+        )
+
+    def _confirm_bibtex_import(self, request):
+        text = request.session.get(IMPORT_SESSION_KEY)
+        if text is None or not constant_time_compare(_digest(text), request.POST.get("digest", "")):
+            messages.error(
+                request,
+                "This review is out of date: another file was uploaded since, or the session "
+                "ended. Upload the file again.",
+            )
+            return redirect("admin:publications_publication_import_bibtex")
+        keys = request.POST.getlist("keys")
+        try:
+            result = import_bibtex(text=text, keys=keys)
+        except ImportRefused as refused:
+            return self._render_review(
+                request, refused.review, digest=_digest(text), error=str(refused), selected=keys
+            )
+        del request.session[IMPORT_SESSION_KEY]
+        for publication in result.created:
+            self.log_addition(request, publication, "Imported from BibTeX.")
+        for publication in result.updated:
+            self.log_change(request, publication, "Updated from BibTeX.")
+        messages.success(
+            request,
+            f"Imported {len(result.created)} new publication{'s' if len(result.created) != 1 else ''}"
+            f" and updated {len(result.updated)}"
+            + (
+                f"; added {len(result.venues)} venue{'s' if len(result.venues) != 1 else ''}"
+                if result.venues
+                else ""
+            )
+            + ".",
+        )
+        return redirect("admin:publications_publication_changelist")
+
+    def _render_review(self, request, review: Review, *, digest, error="", selected=None):
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Review the BibTeX import",
+            "review": review,
+            "digest": digest,
+            "error": error,
+            "selected": review.importable_keys if selected is None else selected,
+        }
+        return TemplateResponse(
+            request,
+            "admin/publications/import_bibtex_review.html",
+            context,
+            status=400 if error else 200,
+        )
+
+    def member_queryset(self, queryset, person):
+        return queryset.filter(
+            pk__in=Authorship.objects.filter(person=person).values("publication")
+        )
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "can_import": self.can_import(request)}
+        return super().changelist_view(request, extra_context)
+
+    def can_import(self, request) -> bool:
+        """Editors only: an import creates publications that may be anybody's."""
+        return is_editor(request.user) and self.has_add_permission(request)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        person = member_person(request.user)
+        publication = form.instance
+        if is_editor(request.user) or person is None:
+            return
+        if not publication.authorships.filter(person=person).exists():
+            # A member's own paper: without them among its authors they could not edit it.
+            last = publication.authorships.aggregate(last=models.Max("position"))["last"] or 0
+            Authorship.objects.create(
+                publication=publication, position=last + 1, name=person.name, person=person
+            )
+            self.message_user(request, f"Added {person.name} as the last author.")
+
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
         if formset.model is Authorship:
@@ -72,3 +198,7 @@ class PublicationAdmin(admin.ModelAdmin):
                 self.message_user(
                     request, f"Linked author “{authorship.name}” to the member {authorship.person}."
                 )
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

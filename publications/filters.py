@@ -4,11 +4,19 @@ from dataclasses import dataclass
 
 import django_filters
 from django import forms
+from django.contrib.postgres.search import SearchQuery
+from django.db import connection
 from django.db.models import Count, Q
 
 from directory.filters import FilterSet, SearchFilter
 from people.models import Person
-from publications.models import Authorship, Publication, PublicationAward, Venue
+from publications.models import (
+    TITLE_SEARCH_VECTOR,
+    Authorship,
+    Publication,
+    PublicationAward,
+    Venue,
+)
 
 
 class CaseInsensitiveMultipleChoiceField(forms.MultipleChoiceField):
@@ -47,10 +55,22 @@ class MultipleIntegerFilter(django_filters.Filter):
 
 
 def search_publications(queryset, name, value):
-    """Every word must appear in the title or in an author's name."""
+    """Every word must appear in the title or in an author's name.
+
+    On PostgreSQL titles are matched by full-text search with English stemming, so "caching"
+    finds "Cache" (through the GIN index of publications/migrations/0002); elsewhere a word
+    matches as a substring. Author names always match as substrings: names have no stems.
+    """
+    full_text = connection.vendor == "postgresql"
+    if full_text:
+        queryset = queryset.annotate(title_search=TITLE_SEARCH_VECTOR)
     for word in value.split():
         by_author = Authorship.objects.filter(name__icontains=word).values("publication")
-        queryset = queryset.filter(Q(title__icontains=word) | Q(pk__in=by_author))
+        if full_text:
+            in_title = Q(title_search=SearchQuery(word, config="english"))
+        else:
+            in_title = Q(title__icontains=word)
+        queryset = queryset.filter(in_title | Q(pk__in=by_author))
     return queryset
 
 
@@ -157,6 +177,17 @@ def facets(filterset: PublicationFilter) -> dict[str, list[FacetOption]]:
             if value in type_count or value in selected_types
         ],
     }
+
+
+def filters_query(filterset: PublicationFilter) -> str:
+    """The query string of the filters in use ("?venue=NSDI&year=2024"): what an export or a
+    feed of the same list is asked with. Without the page, and without values the list ignored,
+    so the export holds exactly the publications the list shows."""
+    query = filterset.data.copy()
+    for name in ["page", *filterset.form.errors]:
+        query.pop(name, None)
+    encoded = query.urlencode()
+    return f"?{encoded}" if encoded else ""
 
 
 @dataclass(frozen=True)

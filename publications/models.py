@@ -1,7 +1,14 @@
+from django.contrib.postgres.search import SearchVector
 from django.db import models
 from django.urls import reverse
+from simple_history.models import HistoricalRecords
 
+from directory.querysets import PublishableQuerySet
 from people.models import Person
+
+# What PostgreSQL's full-text search of titles matches against; the same expression is indexed
+# (migration 0002), so the index serves the search.
+TITLE_SEARCH_VECTOR = SearchVector("title", config="english")
 
 
 class VenueQuerySet(models.QuerySet):
@@ -28,6 +35,7 @@ class Venue(models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CONFERENCE)
 
     objects = VenueQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["short_name"]
@@ -46,12 +54,9 @@ class Venue(models.Model):
         return (self.short_name,)
 
 
-class PublicationQuerySet(models.QuerySet):
+class PublicationQuerySet(PublishableQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
-
-    def published(self):
-        return self.filter(is_published=True)
 
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""
@@ -107,6 +112,7 @@ class Publication(models.Model):
     )
 
     objects = PublicationQuerySet.as_manager()
+    history = HistoricalRecords()
 
     class Meta:
         ordering = [models.F("year").desc(nulls_last=True), "title"]
@@ -144,6 +150,7 @@ class PublicationPart(models.Model):
     )
 
     objects = PublicationPartQuerySet.as_manager()
+    history = HistoricalRecords(inherit=True)
 
     class Meta:
         abstract = True

@@ -1,10 +1,15 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from publications import views
+from publications.feeds import PublicationFeed
 
 app_name = "publications"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    # Before the slug patterns: "export.bib" and "feed" would otherwise read as slugs.
+    re_path(r"^export\.(?P<format>bib|ris|json|csv)$", views.export, name="export"),
+    path("feed/", PublicationFeed(), name="feed"),
+    re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.bib$", views.citation, name="citation"),
     path("<slug:slug>/", views.detail, name="detail"),
 ]

@@ -1,10 +1,17 @@
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_safe
 
 from directory.pagination import paginate
-from publications.filters import PublicationFilter, active_filters, facets
+from publications import exports
+from publications.filters import PublicationFilter, active_filters, facets, filters_query
 from publications.models import Authorship, Publication
 
 PER_PAGE = 50
+# An export is one response, not pages: a lab's whole list is a few hundred rows. Past this
+# many the filters must narrow it, so one request cannot make the server build a huge file.
+EXPORT_MAX_ROWS = 2000
 
 
 def index(request):
@@ -20,12 +27,15 @@ def index(request):
             "facets": facets(filterset),
             "active_filters": active_filters(filterset),
             "ignored": filterset.ignored_values(),
+            "filters_query": filters_query(filterset),
         },
     )
 
 
 def detail(request, slug):
-    publication = get_object_or_404(Publication.objects.published().for_listing(), slug=slug)
+    publication = get_object_or_404(
+        Publication.objects.visible_to(request.user).for_listing(), slug=slug
+    )
     members = [
         a.person for a in publication.authorships.all() if a.person and a.person.is_published
     ]
@@ -43,5 +53,58 @@ def detail(request, slug):
             "members": members,
             "related": related,
             "news_items": publication.news_items.published()[:5],
+            "bibtex": exports.bibtex([publication]),
+            "pdf_url": exports.pdf_url(publication),
         },
     )
+
+
+@require_safe
+def export(request, format):
+    """The publications /publications/ lists with the same filters, as one file to download.
+
+    Runs a fixed number of queries whatever the number of rows. A filter value the list would
+    ignore (and say so) is refused here: a file cannot say it, and would hold the wrong papers.
+    """
+    filterset = PublicationFilter(
+        request.GET, queryset=Publication.objects.published().for_listing()
+    )
+    if ignored := filterset.ignored_values():
+        return plain_text("\n".join(ignored), status=400)
+    publications = list(filterset.qs[: EXPORT_MAX_ROWS + 1])
+    if len(publications) > EXPORT_MAX_ROWS:
+        return plain_text(
+            f"More than {EXPORT_MAX_ROWS} publications match: narrow the filters.", status=400
+        )
+    base_url = request.build_absolute_uri("/").removesuffix("/")
+    match format:
+        case "bib":
+            content = exports.bibtex(publications)
+        case "ris":
+            content = exports.ris(publications, base_url=base_url)
+        case "json":
+            content = exports.csl_json(publications, base_url=base_url)
+        case "csv":
+            content = exports.csv_table(publications, base_url=base_url)
+        case _:
+            raise Http404("No such export format.")
+    return download(content, format=format, filename=f"publications.{format}")
+
+
+@require_safe
+def citation(request, slug):
+    """One publication's BibTeX entry, the same as in its "Cite" block."""
+    publication = get_object_or_404(
+        Publication.objects.visible_to(request.user).for_listing(), slug=slug
+    )
+    return download(exports.bibtex([publication]), format="bib", filename=f"{slug}.bib")
+
+
+def download(content: str, *, format: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=exports.CONTENT_TYPES[format])
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def plain_text(message: str, *, status: int) -> HttpResponse:
+    return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")

@@ -6,8 +6,10 @@ from directory.management.commands.seed import FIXTURES
 
 
 @pytest.fixture(autouse=True)
-def _test_storage(settings, tmp_path):
-    """Uploads go to a temporary folder; static files need no collectstatic step."""
+def _test_settings(settings, tmp_path):
+    """Uploads go to a temporary folder; static files need no collectstatic step; passwords
+    hash fast (tests make many logins)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.STORAGES = {
         **settings.STORAGES,

@@ -2,9 +2,12 @@
 
 from itertools import count
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from news.models import NewsItem
 from people.models import Person, RoleGroup
-from publications.models import Authorship, Publication, Venue
+from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
 
 _numbers = count(1)
 
@@ -48,3 +51,30 @@ def make_news(**fields) -> NewsItem:
     number = next(_numbers)
     fields = {"title": f"News {number}", "slug": f"news-{number}", "date": "2026-07", **fields}
     return NewsItem.objects.create(**fields)
+
+
+def make_publication_rows(count: int, *, with_links: bool = False) -> None:
+    """`count` publications over 3 members and 4 venues, every 7th with an award (and a link),
+    for the tests that check a page's queries do not grow with its rows."""
+    members = [make_person(name=f"Member {number}") for number in range(3)]
+    venues = [make_venue() for _ in range(4)]
+    for number in range(count):
+        publication = make_publication(
+            title=f"Paper {number}",
+            year=2000 + number % 20,
+            venue=venues[number % 4],
+            authors=[members[number % 3], "Outside Author", members[(number + 1) % 3]],
+        )
+        if number % 7 == 0:
+            PublicationAward.objects.create(publication=publication, position=1, name="Best Paper")
+            if with_links:
+                PublicationLink.objects.create(
+                    publication=publication, position=1, url=f"https://example.org/{number}.pdf"
+                )
+
+
+def count_queries(client, url: str) -> int:
+    """The SQL queries one GET of `url` runs; it must answer 200."""
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)

@@ -5,18 +5,10 @@ from django.urls import reverse
 
 from people.models import Person
 from publications.models import Publication
+from tests.admin_forms import inline_management, post_person
 from tests.factories import make_person, make_venue
 
 pytestmark = pytest.mark.django_db
-
-
-def inline_management(prefix: str, total: int = 0) -> dict[str, str]:
-    return {
-        f"{prefix}-TOTAL_FORMS": str(total),
-        f"{prefix}-INITIAL_FORMS": "0",
-        f"{prefix}-MIN_NUM_FORMS": "0",
-        f"{prefix}-MAX_NUM_FORMS": "1000",
-    }
 
 
 def test_an_anonymous_visitor_is_sent_to_the_login(client):
@@ -75,21 +67,14 @@ def test_person_autocomplete_for_authorships_finds_members(editor_client):
 
 def test_an_invalid_partial_date_is_a_form_error_not_a_crash(editor_client):
     person = make_person()
-    response = editor_client.post(
-        reverse("admin:people_person_change", args=[person.pk]),
-        {
-            "name": person.name,
-            "slug": person.slug,
-            "is_published": "on",
-            **inline_management("links"),
-            **inline_management("education", total=1),
+    response = post_person(
+        editor_client,
+        person,
+        **inline_management("education", total=1),
+        **{
             "education-0-position": "1",
             "education-0-institution": "JHU",
             "education-0-start": "sometime in 2017",
-            **inline_management("experience"),
-            **inline_management("teaching"),
-            **inline_management("service"),
-            **inline_management("awards"),
         },
     )
     assert response.status_code == 200

@@ -18,3 +18,21 @@ const narrow = window.matchMedia("(max-width: 59.99rem)");
 document.querySelectorAll(".js-filter-panel").forEach((panel) => {
   if (narrow.matches) panel.open = false;
 });
+
+// "Copy BibTeX": the entry is on the page, selectable, without JavaScript; with it, the button
+// appears and puts the text on the clipboard, or selects it where the clipboard is refused.
+document.querySelectorAll(".js-copy").forEach((button) => {
+  const source = document.getElementById(button.dataset.copyTarget);
+  const status = button.parentElement.querySelector(".js-copy-status");
+  if (!source) return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(source.textContent);
+      if (status) status.textContent = "Copied.";
+    } catch {
+      window.getSelection().selectAllChildren(source);
+      if (status) status.textContent = "Selected: press Ctrl+C or ⌘C to copy.";
+    }
+  });
+});

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -58,14 +59,33 @@ def wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30)
 
 
 @pytest.fixture(scope="session")
-def server_environment(tmp_path_factory) -> dict[str, str]:
+def server_database_url(tmp_path_factory) -> str:
+    """A database of the served site's own: SQLite, or on the PostgreSQL server the rest of
+    the suite runs against when DATABASE_URL names one."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        yield f"sqlite:///{tmp_path_factory.mktemp('browser-db') / 'site.sqlite3'}"
+        return
+    import psycopg
+
+    name = "lab_browser_tests"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name}")
+        connection.execute(f"CREATE DATABASE {name}")
+    yield urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def server_environment(tmp_path_factory, server_database_url) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("browser-site")
     environment = {
         **os.environ,
         "DEBUG": "0",
         "SECRET_KEY": "browser-tests-only",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
+        "DATABASE_URL": server_database_url,
         "STATIC_ROOT": str(folder / "static"),
         "MEDIA_ROOT": str(folder / "media"),
         "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD,

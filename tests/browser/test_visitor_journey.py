@@ -61,7 +61,9 @@ def test_visitor_goes_from_home_to_a_filtered_publication_and_back(page, viewpor
     page.get_by_role("link", name=re.compile(r"^Minder")).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Minder")
     expect(
-        page.get_by_text("Symposium on Networked Systems Design and Implementation")
+        page.locator(".facts").get_by_text(
+            "Symposium on Networked Systems Design and Implementation"
+        )
     ).to_be_visible()
 
     page.go_back()

@@ -1,17 +1,14 @@
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from directory.partial_dates import PartialDate
-from tests.factories import make_news, make_person, make_publication
+from tests.factories import (
+    count_queries,
+    make_news,
+    make_person,
+    make_publication,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def count_queries(client, url) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        assert client.get(url).status_code == 200
-    return len(queries)
 
 
 def test_drafts_are_hidden_from_the_list_and_their_page(client):

@@ -1,21 +1,19 @@
 """Directory and profile behaviour on rows each test makes: drafts, alumni, co-authors, queries."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from PIL import Image
 
 from people.avatars import initials_of
 from people.models import Education, Experience, Person
-from tests.factories import make_group, make_news, make_person, make_publication
+from tests.factories import (
+    count_queries,
+    make_group,
+    make_news,
+    make_person,
+    make_publication,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def count_queries(client, url) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        assert client.get(url).status_code == 200
-    return len(queries)
 
 
 def test_alumni_are_listed_apart_after_current_members(client):
@@ -102,6 +100,17 @@ def test_directory_runs_a_fixed_number_of_queries(client, rows):
 @pytest.mark.parametrize("rows", [5, 200])
 def test_profile_runs_a_fixed_number_of_queries(client, rows):
     """lab, person with group, six CV prefetches, publications with their three prefetches,
-    co-authors, news: no query per publication, author or entry."""
+    their count, co-authors, news: no query per publication, author or entry."""
     subject = make_people(rows)
-    assert count_queries(client, subject.get_absolute_url()) == 14
+    assert count_queries(client, subject.get_absolute_url()) == 15
+
+
+def test_profile_shows_the_newest_fifty_and_links_to_all(client):
+    subject = make_people(60)
+    response = client.get(subject.get_absolute_url())
+    assert len(response.context["publications"]) == 50
+    assert response.context["publication_count"] == 60
+    assert (
+        f'?author={subject.slug}">All 60 publications of {subject.name}</a>'
+        in response.content.decode()
+    )

@@ -1,11 +1,13 @@
 """The publication list built from rows made here: pagination, drafts, query counts."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
-from publications.models import PublicationAward
-from tests.factories import make_person, make_publication, make_venue
+from tests.factories import (
+    count_queries,
+    make_publication,
+    make_publication_rows,
+    make_venue,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -32,26 +34,6 @@ def test_drafts_are_not_listed(client):
     assert titles(client.get(URL)) == ["Shown"]
 
 
-def make_rows(count: int) -> None:
-    members = [make_person(name=f"Member {number}") for number in range(3)]
-    venues = [make_venue() for _ in range(4)]
-    for number in range(count):
-        publication = make_publication(
-            title=f"Paper {number}",
-            year=2000 + number % 20,
-            venue=venues[number % 4],
-            authors=[members[number % 3], "Outside Author", members[(number + 1) % 3]],
-        )
-        if number % 7 == 0:
-            PublicationAward.objects.create(publication=publication, position=1, name="Best Paper")
-
-
-def count_queries(client, url) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        assert client.get(url).status_code == 200
-    return len(queries)
-
-
 @pytest.mark.parametrize("rows", [5, 200])
 def test_list_runs_a_fixed_number_of_queries(client, rows):
     """Facets are aggregates and authors are prefetched: no query per publication or author.
@@ -59,6 +41,6 @@ def test_list_runs_a_fixed_number_of_queries(client, rows):
     lab, venue choices, member choices, count, page rows, authorships+people, awards, links,
     and one aggregate per facet (venue, year, type).
     """
-    make_rows(rows)
+    make_publication_rows(rows)
     assert count_queries(client, URL) == 11
     assert count_queries(client, f"{URL}?venue=VENUE1&year=2003&author=member-x&q=paper") <= 11
