@@ -5,11 +5,12 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from directory.models import Lab
 from news.models import NewsItem
 from people.models import Education
 from publications.models import Publication
 from tests.admin_forms import inline_management
-from tests.factories import make_news, make_person, make_publication
+from tests.factories import make_group, make_news, make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,7 @@ def lab(django_user_model):
     return {
         "editor": login("edith", "Editors"),
         "ada_login": ada_login,
+        "grace_login": grace_login,
         "ada": ada,
         "grace": grace,
         "ada_paper": make_publication(title="Ada's", authors=[ada, "Outsider"]),
@@ -37,6 +39,9 @@ def lab(django_user_model):
         "ada_education": Education.objects.create(person=ada, position=1, institution="A"),
         "grace_education": Education.objects.create(person=grace, position=1, institution="G"),
         "news": make_news(),
+        "venue": make_venue(),
+        "group": make_group(),
+        "lab": Lab.objects.current(),
     }
 
 
@@ -62,6 +67,14 @@ def status_for(client, user, url) -> int:
         ("ada_login", "shared_paper", 200),
         ("ada_login", "grace_paper", 403),
         ("ada_login", "news", 403),
+        ("ada_login", "lab", 403),
+        ("ada_login", "group", 403),
+        ("ada_login", "venue", 200),  # read-only: members pick venues for their papers
+        ("grace_login", "ada", 403),
+        ("grace_login", "shared_paper", 200),
+        ("editor", "lab", 200),
+        ("editor", "group", 200),
+        (None, "news", 302),
         (None, "ada", 302),
         (None, "ada_paper", 302),
     ],
@@ -156,3 +169,11 @@ def test_only_editors_import_bibtex(client, lab):
     )
     client.force_login(lab["editor"])
     assert client.get(url).status_code == 200
+
+
+def test_a_member_sees_a_venue_but_cannot_change_it(client, lab):
+    client.force_login(lab["ada_login"])
+    response = client.post(change_url(lab["venue"]), {"short_name": "HACKED", "kind": "conference"})
+    assert response.status_code == 403
+    lab["venue"].refresh_from_db()
+    assert lab["venue"].short_name != "HACKED"

@@ -1,0 +1,43 @@
+"""Without Chromium the browser suite skips, saying how to install it; in CI it fails."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def run_browser_suite_without_chromium(**environment) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key != "CI"}
+    env.update(CHROMIUM_PATH="/nonexistent/chromium", **environment)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/browser/test_keyboard.py",
+            "-q",
+            "-rs",
+            "-p",
+            "no:randomly",
+        ],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_browser_tests_skip_with_install_advice_when_chromium_is_missing():
+    result = run_browser_suite_without_chromium()
+    assert result.returncode == 0, result.stdout
+    assert "2 skipped" in result.stdout
+    assert "apt-get install chromium" in result.stdout
+
+
+def test_a_missing_browser_fails_the_run_in_ci():
+    result = run_browser_suite_without_chromium(CI="true")
+    assert result.returncode != 0
+    assert "apt-get install chromium" in result.stdout
+    assert "skipped" not in result.stdout.splitlines()[-1]
