@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format
+.PHONY: run test install migrations-check lint format bench
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -37,3 +37,7 @@ lint: install
 format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+## Time the list pages over 20 and 20,000 publications (prints figures; not part of `test`).
+bench: install
+	$(BIN)/python benchmarks/list_pages.py
