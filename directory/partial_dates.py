@@ -170,6 +170,10 @@ class PartialDateField(models.CharField):
         except ValueError as error:
             raise ValidationError(str(error), code="invalid") from None
 
+    def run_validators(self, value):
+        # CharField's length check measures the stored string, not the PartialDate.
+        super().run_validators(value.isoformat() if isinstance(value, PartialDate) else value)
+
     def get_prep_value(self, value):
         value = self.to_python(value)
         return value.isoformat() if value else None

@@ -80,3 +80,38 @@ def test_an_invalid_partial_date_is_a_form_error_not_a_crash(editor_client):
     assert response.status_code == 200
     assert "is not a date" in response.content.decode()
     assert not Person.objects.get(pk=person.pk).education.exists()
+
+
+def test_staff_save_dates_at_every_precision_in_news_and_cv_rows(editor_client):
+    from news.models import NewsItem
+
+    response = editor_client.post(
+        reverse("admin:news_newsitem_add"),
+        {
+            "title": "Joined",
+            "slug": "joined",
+            "date": "May 2026",
+            "kind": "news",
+            "is_published": "on",
+        },
+    )
+    assert response.status_code == 302, response.context["adminform"].errors
+    assert str(NewsItem.objects.get(slug="joined").date) == "May 2026"
+
+    person = make_person()
+    response = post_person(
+        editor_client,
+        person,
+        **inline_management("education", total=1),
+        **{
+            "education-0-position": "1",
+            "education-0-institution": "SJTU",
+            "education-0-start": "2023-09",
+            "education-0-is_current": "on",
+        },
+        **inline_management("awards", total=1),
+        **{"awards-0-position": "1", "awards-0-title": "Award", "awards-0-date": "25 Jul 2026"},
+    )
+    assert response.status_code == 302, response.context["errors"]
+    assert person.education.get().period == "Sep 2023 – Present"
+    assert str(person.awards.get().date) == "25 Jul 2026"
