@@ -1,5 +1,7 @@
 from django.db import models
 
+from directory.roles import is_editor, member_person
+
 
 class PublishableQuerySet(models.QuerySet):
     """For models with an `is_published` flag: drafts stay off every public page."""
@@ -8,5 +10,15 @@ class PublishableQuerySet(models.QuerySet):
         return self.filter(is_published=True)
 
     def visible_to(self, user):
-        """Published rows, and drafts too for staff, who preview them through "view on site"."""
-        return self if user.is_staff else self.published()
+        """Published rows, plus the drafts a staff member may preview through "view on site":
+        every draft for editors, their own for a member."""
+        if is_editor(user):
+            return self
+        person = member_person(user) if user.is_staff else None
+        if person is None:
+            return self.published()
+        return self.filter(models.Q(is_published=True) | self.drafts_of(person))
+
+    def drafts_of(self, person) -> models.Q:
+        """The rows that are `person`'s own, for their previews; none unless a model says."""
+        return models.Q(pk__in=[])

@@ -4,7 +4,8 @@ from django.db.models import Count, Q
 from django.utils.html import format_html
 
 from directory.history import HistoryAdmin
-from directory.roles import MemberScopedAdmin, is_editor
+from directory.roles import is_editor
+from directory.scoped_admin import MemberScopedAdmin
 from people import photos
 from people.forms import PersonForm
 from people.models import (
@@ -132,6 +133,14 @@ class PersonAdmin(MemberScopedAdmin):
         link_authors_to_members(Authorship.objects.filter(names, person=None))
 
     def save_model(self, request, person, form, change):
+        if change and not is_editor(request.user):
+            # Whatever form posted this, only editors set these.
+            saved = Person.objects.get(pk=person.pk)
+            person.user_id, person.role_group_id, person.slug = (
+                saved.user_id,
+                saved.role_group_id,
+                saved.slug,
+            )
         if "photo" in form.changed_data:
             photos.save_photo(person=person, photo=form.new_photo)
         else:

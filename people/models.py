@@ -48,6 +48,9 @@ class PersonQuerySet(PublishableQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
 
+    def drafts_of(self, person):
+        return models.Q(pk=person.pk)
+
     def for_directory(self):
         """Grouped as the directory lists them: by the staff's group order, ungrouped last."""
         return self.select_related("role_group").order_by(

@@ -3,17 +3,19 @@ import hashlib
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import models
+from django.forms.models import BaseInlineFormSet
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.crypto import constant_time_compare
 
 from directory.history import HistoryAdmin
-from directory.roles import MemberScopedAdmin, is_editor, member_person
+from directory.roles import is_editor, member_person
+from directory.scoped_admin import MemberScopedAdmin
 from publications.bibtex import ImportRefused, Review, import_bibtex, review_bibliography
 from publications.forms import BibtexImportForm
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
-from publications.services import link_authors_to_members
+from publications.services import link_authors_to_members, match_member, member_name_index
 
 # The uploaded text waits in the session between the review and the confirmation: the page only
 # carries its digest, so what is imported is the file that was reviewed, read again.
@@ -27,12 +29,41 @@ class VenueAdmin(HistoryAdmin):
     search_fields = ["short_name", "full_name"]
 
 
+class MemberAuthorshipFormSet(BaseInlineFormSet):
+    """A member may link an author to themselves, or to the member whose name or alias the
+    printed name is; linking a paper to any other profile is an editor's decision."""
+
+    member = None  # set per request by AuthorshipInline for members
+
+    def clean(self):
+        super().clean()
+        if self.member is None:
+            return
+        index = member_name_index()
+        for form in self.forms:
+            person = form.cleaned_data.get("person")
+            if "person" not in form.changed_data or person in (None, self.member):
+                continue
+            if match_member(form.cleaned_data.get("name", ""), index) != person:
+                form.add_error(
+                    "person",
+                    f"“{form.cleaned_data.get('name')}” is not {person}'s name: leave the "
+                    "member empty, or ask an editor.",
+                )
+
+
 class AuthorshipInline(admin.TabularInline):
     model = Authorship
+    formset = MemberAuthorshipFormSet
     extra = 1
     fields = ["position", "name", "person", "equal_contribution"]
     autocomplete_fields = ["person"]
     ordering = ["position"]
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        formset.member = None if is_editor(request.user) else member_person(request.user)
+        return formset
 
 
 class AwardInline(admin.TabularInline):
@@ -167,6 +198,11 @@ class PublicationAdmin(MemberScopedAdmin):
         return queryset.filter(
             pk__in=Authorship.objects.filter(person=person).values("publication")
         )
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = super().get_readonly_fields(request, obj)
+        # The home page's featured list is the lab's choice.
+        return readonly if is_editor(request.user) else [*readonly, "is_featured"]
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "can_import": self.can_import(request)}

@@ -177,3 +177,74 @@ def test_a_member_sees_a_venue_but_cannot_change_it(client, lab):
     assert response.status_code == 403
     lab["venue"].refresh_from_db()
     assert lab["venue"].short_name != "HACKED"
+
+
+def test_a_member_reads_their_history_but_cannot_revert_it(client, lab):
+    client.force_login(lab["ada_login"])
+    ada = lab["ada"]
+    assert client.get(reverse("admin:people_person_history", args=[ada.pk])).status_code == 200
+    version = ada.history.earliest()
+    revert = reverse("admin:people_person_simple_history", args=[ada.pk, version.history_id])
+    assert client.get(revert).status_code == 403
+    assert client.post(revert, {"name": ada.name, "slug": "elsewhere"}).status_code == 403
+
+
+def publication_post(paper, **authors) -> dict:
+    return {
+        "title": paper.title,
+        "slug": paper.slug,
+        "year": "2024",
+        "type": "conference-paper",
+        "status": "published",
+        "is_published": "on",
+        "is_featured": "on",
+        **inline_management("authorships", total=1),
+        "authorships-0-position": "9",
+        **authors,
+        **inline_management("awards"),
+        **inline_management("links"),
+    }
+
+
+def test_a_member_links_an_author_only_to_the_member_of_that_name(client, lab):
+    client.force_login(lab["ada_login"])
+    paper, grace = lab["ada_paper"], lab["grace"]
+    wrong = publication_post(
+        paper, **{"authorships-0-name": "Someone", "authorships-0-person": grace.pk}
+    )
+    response = client.post(change_url(paper), wrong)
+    assert response.status_code == 200
+    assert "is not Grace Hopper" in response.content.decode()
+    assert not paper.authorships.filter(person=grace).exists()
+
+    right = publication_post(
+        paper, **{"authorships-0-name": "Grace Hopper", "authorships-0-person": grace.pk}
+    )
+    assert client.post(change_url(paper), right).status_code == 302
+    assert paper.authorships.filter(person=grace, position=9).exists()
+
+
+def test_a_member_cannot_feature_their_paper(client, lab):
+    client.force_login(lab["ada_login"])
+    paper = lab["ada_paper"]
+    data = publication_post(paper, **{"authorships-0-name": "Another Author"})
+    assert client.post(change_url(paper), data).status_code == 302
+    paper.refresh_from_db()
+    assert not paper.is_featured
+
+
+def test_drafts_are_previewed_by_editors_and_by_their_own_member_only(
+    client, lab, django_user_model
+):
+    draft = make_publication(title="Draft", slug="draft", is_published=False, authors=[lab["ada"]])
+    url = draft.get_absolute_url()
+    client.force_login(lab["ada_login"])
+    assert client.get(url).status_code == 200
+    client.force_login(lab["grace_login"])
+    assert client.get(url).status_code == 404
+    client.force_login(
+        django_user_model.objects.create_user("norole", password="pw", is_staff=True)
+    )
+    assert client.get(url).status_code == 404
+    client.force_login(lab["editor"])
+    assert client.get(url).status_code == 200

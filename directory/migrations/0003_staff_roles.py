@@ -1,7 +1,7 @@
 """The Editors and Members groups, with the model permissions each role needs.
 
 What a member may do beyond these permissions (only their own profile and publications) is
-enforced in the admin: directory/roles.py.
+enforced in the admin: directory/scoped_admin.py.
 """
 
 from django.contrib.auth.management import create_permissions

@@ -1,0 +1,66 @@
+"""The admin as a member sees it: their own rows only (roles in directory/roles.py)."""
+
+from django.core.exceptions import PermissionDenied
+
+from directory.history import HistoryAdmin
+from directory.roles import is_editor, member_person
+
+
+class MemberScopedAdmin(HistoryAdmin):
+    """An admin that shows a member only the rows `member_queryset` allows.
+
+    Another person's row is a 403 for a member (not the admin's usual redirect), so a
+    guessed URL reveals nothing and is refused plainly. The object-level permission checks
+    cover the history pages too, so a member cannot view or revert another's versions.
+    """
+
+    def member_queryset(self, queryset, person):
+        raise NotImplementedError
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if is_editor(request.user):
+            return queryset
+        person = member_person(request.user)
+        if person is None:
+            return queryset.none()
+        return self.member_queryset(queryset, person)
+
+    def get_object(self, request, object_id, from_field=None):
+        found = super().get_object(request, object_id, from_field)
+        if found is None and not is_editor(request.user):
+            field = (
+                self.model._meta.pk
+                if from_field is None
+                else self.model._meta.get_field(from_field)
+            )
+            try:
+                exists = self.model._default_manager.filter(**{field.name: object_id}).exists()
+            except (ValueError, TypeError):
+                exists = False
+            if exists:
+                raise PermissionDenied
+        return found
+
+    def is_own(self, request, obj) -> bool:
+        if obj is None or is_editor(request.user):
+            return True
+        person = member_person(request.user)
+        rows = self.model._default_manager.filter(pk=obj.pk)
+        return person is not None and self.member_queryset(rows, person).exists()
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self.is_own(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self.is_own(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return is_editor(request.user) and super().has_delete_permission(request, obj)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        """Members read their history but do not revert: a version would bring back the
+        fields only editors set (the linked login, the group, the address)."""
+        if not is_editor(request.user):
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
