@@ -26,7 +26,7 @@ class NewsItemQuerySet(PublishableQuerySet):
     def years(self):
         """The distinct years, newest first, in one query."""
         return (
-            self.annotate(year=Substr("date", 1, 4))
+            self.annotate(year=Substr("date", 1, 4, output_field=models.CharField()))
             .order_by("-year")
             .values_list("year", flat=True)
             .distinct()

@@ -11,6 +11,8 @@ from django.db.models import Count, Q
 from directory.filters import FilterSet, SearchFilter
 from people.models import Person
 from publications.models import (
+    FIRST_YEAR,
+    LAST_YEAR,
     TITLE_SEARCH_VECTOR,
     Authorship,
     Publication,
@@ -42,11 +44,15 @@ class MultipleIntegerField(forms.Field):
         years = []
         for item in values:
             try:
-                years.append(int(item))
+                year = int(item)
             except (TypeError, ValueError):
+                year = None
+            if year is None or not FIRST_YEAR <= year <= LAST_YEAR:
+                # A huge number would overflow the database's integer, so it is no year either.
                 raise forms.ValidationError(
                     self.error_messages["invalid"], code="invalid", params={"value": item}
-                ) from None
+                )
+            years.append(year)
         return years
 
 
@@ -57,19 +63,19 @@ class MultipleIntegerFilter(django_filters.Filter):
 def search_publications(queryset, name, value):
     """Every word must appear in the title or in an author's name.
 
-    On PostgreSQL titles are matched by full-text search with English stemming, so "caching"
-    finds "Cache" (through the GIN index of publications/migrations/0002); elsewhere a word
-    matches as a substring. Author names always match as substrings: names have no stems.
+    A word matches as a substring; on PostgreSQL titles also match by full-text search with
+    English stemming, so "caching" finds "Cache" (GIN index: publications/migrations/0002).
+    Author names always match as substrings: names have no stems.
     """
     full_text = connection.vendor == "postgresql"
     if full_text:
         queryset = queryset.annotate(title_search=TITLE_SEARCH_VECTOR)
     for word in value.split():
         by_author = Authorship.objects.filter(name__icontains=word).values("publication")
+        in_title = Q(title__icontains=word)
         if full_text:
-            in_title = Q(title_search=SearchQuery(word, config="english"))
-        else:
-            in_title = Q(title__icontains=word)
+            # Stems widen the match; the substring keeps stop words and prefixes working.
+            in_title |= Q(title_search=SearchQuery(word, config="english"))
         queryset = queryset.filter(in_title | Q(pk__in=by_author))
     return queryset
 
@@ -81,8 +87,20 @@ class PublicationFilter(FilterSet):
         distinct=False,
     )
     year = MultipleIntegerFilter(field_name="year", lookup_expr="in", label="Year")
-    year_min = django_filters.NumberFilter(field_name="year", lookup_expr="gte", label="From year")
-    year_max = django_filters.NumberFilter(field_name="year", lookup_expr="lte", label="To year")
+    year_min = django_filters.NumberFilter(
+        field_name="year",
+        lookup_expr="gte",
+        label="From year",
+        min_value=FIRST_YEAR,
+        max_value=LAST_YEAR,
+    )
+    year_max = django_filters.NumberFilter(
+        field_name="year",
+        lookup_expr="lte",
+        label="To year",
+        min_value=FIRST_YEAR,
+        max_value=LAST_YEAR,
+    )
     type = django_filters.MultipleChoiceFilter(
         choices=Publication.Type.choices, label="Type", distinct=False
     )

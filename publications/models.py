@@ -1,10 +1,14 @@
 from django.contrib.postgres.search import SearchVector
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
 from directory.querysets import PublishableQuerySet
 from people.models import Person
+
+# The years a publication may carry: four digits, as every date on the site.
+FIRST_YEAR, LAST_YEAR = 1000, 9999
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
 # (migration 0002), so the index serves the search.
@@ -53,10 +57,21 @@ class Venue(models.Model):
     def natural_key(self):
         return (self.short_name,)
 
+    @property
+    def display_name(self) -> str:
+        """ "International Conference on Very Large Data Bases (VLDB)", or "arXiv" alone when the
+        full name is missing or says the same. The BibTeX import reads both names back."""
+        if self.full_name and self.full_name != self.short_name:
+            return f"{self.full_name} ({self.short_name})"
+        return self.short_name
+
 
 class PublicationQuerySet(PublishableQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
+
+    def drafts_of(self, person):
+        return models.Q(pk__in=Authorship.objects.filter(person=person).values("publication"))
 
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""
@@ -90,7 +105,10 @@ class Publication(models.Model):
         max_length=200, unique=True, help_text="The page's address: /publications/slug/."
     )
     year = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Leave empty when the year is not known."
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(FIRST_YEAR), MaxValueValidator(LAST_YEAR)],
+        help_text="Leave empty when the year is not known.",
     )
     venue = models.ForeignKey(
         Venue, on_delete=models.PROTECT, null=True, blank=True, related_name="publications"

@@ -171,3 +171,8 @@ def test_the_cite_block_shows_the_same_bibtex_with_a_copy_button(client):
     assert bib.replace("&", "&amp;") in html  # visible and selectable without JavaScript
     assert 'data-copy-target="bibtex-klotski" hidden>Copy BibTeX</button>' in html
     assert 'href="/publications/klotski.bib"' in html
+
+
+def test_an_export_or_feed_with_a_year_no_database_can_hold_is_a_400(client):
+    for url in ["/publications/export.bib", "/publications/export.csv", "/publications/feed/"]:
+        assert client.get(url, {"year": "99999999999999999999"}).status_code == 400, url

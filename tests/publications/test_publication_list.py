@@ -141,6 +141,8 @@ def test_badges_show_accepted_poster_preprint_and_awards(client):
     ("query", "ignored"),
     [
         ({"year": "abc"}, "“abc” is not a year"),
+        ({"year": "99999999999999999999"}, "“99999999999999999999” is not a year"),
+        ({"year_max": "99999999999999999999"}, "To year “99999999999999999999” was ignored"),
         ({"venue": "NOPE"}, "Venue “NOPE” was ignored"),
         ({"author": "nobody"}, "Lab member “nobody” was ignored"),
         ({"year_min": "soon"}, "From year “soon” was ignored"),

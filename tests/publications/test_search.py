@@ -38,3 +38,7 @@ def test_search_uses_the_title_index_on_postgresql(client):
     with connection.cursor() as cursor:
         indexes = connection.introspection.get_constraints(cursor, "publications_publication")
     assert ("publication_title_search" in indexes) == (connection.vendor == "postgresql")
+
+
+def test_a_stop_word_still_matches_titles_on_every_database(client):
+    assert "oneflow" in titles(client, "from")  # "...Framework from Scratch"
