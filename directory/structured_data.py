@@ -43,8 +43,11 @@ def scholarly_article(publication: Publication, *, request) -> dict:
         data["isPartOf"] = {
             "@type": "Periodical" if is_journal else "CreativeWork",
             "name": venue.full_name or venue.short_name,
-            "alternateName": venue.short_name,
         }
+        # schema.org has a field for the short name, so it is not put in brackets as on the
+        # page; like the page's label, it is left out when it would repeat the name ("arXiv").
+        if venue.display_name != venue.short_name:
+            data["isPartOf"]["alternateName"] = venue.short_name
     if publication.doi:
         data["identifier"] = {
             "@type": "PropertyValue",

@@ -116,7 +116,7 @@ def _bibtex_entry(publication: Publication, key: str) -> Entry:
     # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
     fields.append(Field("title", "{" + _latex(publication.title) + "}"))
     if venue:
-        fields.append(Field(BIBTEX_VENUE_FIELDS[entry_type], _latex(venue_name(publication))))
+        fields.append(Field(BIBTEX_VENUE_FIELDS[entry_type], _latex(venue.display_name)))
     if publication.year:
         fields.append(Field("year", str(publication.year)))
     if publication.doi:
@@ -172,7 +172,7 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.year:
             tags.append(("PY", str(publication.year)))
         if publication.venue:
-            tags.append(("T2", venue_name(publication)))
+            tags.append(("T2", publication.venue.display_name))
             tags.append(("J2", publication.venue.short_name))
         if publication.doi:
             tags.append(("DO", publication.doi))
@@ -205,7 +205,7 @@ def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.year:
             item["issued"] = {"date-parts": [[publication.year]]}
         if publication.venue:
-            item["container-title"] = venue_name(publication)
+            item["container-title"] = publication.venue.display_name
             item["container-title-short"] = publication.venue.short_name
         if publication.type == Type.POSTER:
             item["genre"] = "Poster"
@@ -250,14 +250,6 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
 def _spreadsheet_safe(value: str) -> str:
     """A cell a spreadsheet would run as a formula ("=HYPERLINK(…)") is quoted to stay text."""
     return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
-def venue_name(publication: Publication) -> str:
-    """ "USENIX Symposium on … Implementation (NSDI)": the import reads both names back."""
-    venue = publication.venue
-    if venue.full_name and venue.full_name != venue.short_name:
-        return f"{venue.full_name} ({venue.short_name})"
-    return venue.short_name
 
 
 def pdf_url(publication: Publication) -> str:
