@@ -66,6 +66,18 @@ class Venue(models.Model):
         return self.short_name
 
 
+AUTHOR_LINE_FIELDS = [
+    "publication",
+    "position",
+    "name",
+    "equal_contribution",
+    "person",
+    "person__name",
+    "person__slug",
+    "person__is_published",
+]
+
+
 class PublicationQuerySet(PublishableQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
@@ -78,7 +90,10 @@ class PublicationQuerySet(PublishableQuerySet):
         return self.select_related("venue").prefetch_related(
             models.Prefetch(
                 "authorships",
-                queryset=Authorship.objects.select_related("person").order_by("position"),
+                # Only what an author line needs of a member: a list shows hundreds of authors.
+                queryset=Authorship.objects.select_related("person")
+                .only(*AUTHOR_LINE_FIELDS)
+                .order_by("position"),
             ),
             "awards",
             "links",
