@@ -30,9 +30,12 @@ test: install migrations-check lint
 migrations-check: install
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 
+## Style, and the layers (docs/architecture.md): import-linter's contract and mypy's types.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	DEBUG=1 $(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "directory.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "benchmark-only")
 TEMPORARY = tempfile.mkdtemp(prefix="lab-bench-")
 if not os.environ.get("DATABASE_URL", "").startswith("postgres"):

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from django.contrib.admin.utils import quote
 from django.core.exceptions import PermissionDenied
+from django.dispatch import Signal
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from simple_history.admin import SimpleHistoryAdmin
@@ -18,6 +19,10 @@ from simple_history.admin import SimpleHistoryAdmin
 # Inline rows deleted by the same cascade are recorded within moments of their parent.
 CASCADE_WINDOW = timedelta(minutes=1)
 DELETED_LISTED = 200
+
+# Sent with `instance` after a deleted object is recreated from its history, with its inline
+# rows. Apps above the object's app restore what of theirs pointed at it (publications/receivers.py).
+object_recovered = Signal()
 
 
 class HistoryAdmin(SimpleHistoryAdmin):
@@ -68,10 +73,7 @@ class HistoryAdmin(SimpleHistoryAdmin):
         super().save_model(request, obj, form, change)
         if recovering:
             self.recover_inline_rows(obj)
-            self.after_recovery(obj)
-
-    def after_recovery(self, obj) -> None:
-        """For what a recovered object needs beyond its inline rows."""
+            object_recovered.send(sender=self.model, instance=obj)
 
     def recover_inline_rows(self, obj) -> None:
         """Recreate the rows of each inline that were deleted together with `obj`."""

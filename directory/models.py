@@ -1,5 +1,36 @@
+from typing import ClassVar
+
 from django.db import models
 from simple_history.models import HistoricalRecords
+
+
+class OrderedRowQuerySet(models.QuerySet):
+    def get_by_natural_key(self, parent_slug, position):
+        return self.get(**{f"{self.model.parent_field}__slug": parent_slug, "position": position})
+
+
+class OrderedRow(models.Model):
+    """A row that belongs to one parent row (a CV entry of a person, an author of a paper), in
+    the order staff give it. Its natural key is the parent's slug and its position.
+
+    A subclass names its parent's foreign key in `parent_field`, and declares in its Meta the
+    ordering and the unique (parent, position) constraint, which need the field's name.
+    """
+
+    parent_field: ClassVar[str]
+
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Listed from the smallest number to the largest."
+    )
+
+    objects = OrderedRowQuerySet.as_manager()
+    history = HistoricalRecords(inherit=True)
+
+    class Meta:
+        abstract = True
+
+    def natural_key(self):
+        return (getattr(self, self.parent_field).slug, self.position)
 
 
 class LabQuerySet(models.QuerySet):
@@ -25,6 +56,8 @@ class Lab(models.Model):
 
     class Meta:
         verbose_name = "lab"
+        # The editor's role (directory/roles.py): the Editors group grants it.
+        permissions = [("edit_all", "Edit every profile, publication and news item")]
         constraints = [
             # There is one lab: the home page and every header read row 1.
             models.CheckConstraint(condition=models.Q(pk=1), name="lab_single_row"),

@@ -12,7 +12,13 @@ from functools import total_ordering
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+
+# Every year on the site has four digits: the dates of CVs and news, publication years, and the
+# year filters' bounds all come from here.
+FIRST_YEAR, LAST_YEAR = 1000, 9999
+YEAR_VALIDATORS = [MinValueValidator(FIRST_YEAR), MaxValueValidator(LAST_YEAR)]
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MONTH_NUMBERS = {name.lower(): number for number, name in enumerate(MONTHS, start=1)}
@@ -51,7 +57,7 @@ class PartialDate:
             raise ValueError("A day needs a month.")
         # Raises ValueError for a month or day that does not exist.
         datetime.date(self.year, self.month or 1, self.day or 1)
-        if not 1000 <= self.year <= 9999:
+        if not FIRST_YEAR <= self.year <= LAST_YEAR:
             raise ValueError("The year must have four digits.")
 
     @classmethod
@@ -182,5 +188,9 @@ class PartialDateField(models.CharField):
         value = self.value_from_object(obj)
         return value.isoformat() if value else None
 
-    def formfield(self, **kwargs):
-        return super().formfield(**{"form_class": PartialDateFormField, **kwargs})
+    def formfield(self, form_class=None, choices_form_class=None, **kwargs):
+        return super().formfield(
+            form_class=form_class or PartialDateFormField,
+            choices_form_class=choices_form_class,
+            **kwargs,
+        )

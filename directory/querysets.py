@@ -1,6 +1,6 @@
 from django.db import models
 
-from directory.roles import is_editor, member_person
+from directory.roles import is_editor, person_of
 
 
 class PublishableQuerySet(models.QuerySet):
@@ -14,7 +14,7 @@ class PublishableQuerySet(models.QuerySet):
         every draft for editors, their own for a member."""
         if is_editor(user):
             return self
-        person = member_person(user) if user.is_staff else None
+        person = person_of(user) if user.is_staff else None
         if person is None:
             return self.published()
         return self.filter(models.Q(is_published=True) | self.drafts_of(person))

@@ -1,27 +1,24 @@
-"""The two staff roles. What each may touch in the admin: directory/scoped_admin.py.
+"""The two staff roles, as Django permissions. What each may touch in the admin:
+directory/scoped_admin.py.
 
-Editors edit everything. Members have a login linked to their Person: they edit their own
-profile (with its CV entries and links) and the publications they author, and nothing else.
-Superusers count as editors.
+Editors hold the permission `directory.edit_all` (the Editors group grants it; superusers hold
+every permission): they edit everything. Members have a login linked to their Person (the
+`person` relation of the user): they edit their own profile (with its CV entries and links) and
+the publications they author, and nothing else.
 """
 
-EDITORS = "Editors"
-MEMBERS = "Members"
+EDIT_ALL = "directory.edit_all"
 
 
 def is_editor(user) -> bool:
-    """Cached on the user for the request: the admin asks many times per page."""
-    if not hasattr(user, "_is_editor"):
-        user._is_editor = user.is_active and (
-            user.is_superuser or user.groups.filter(name=EDITORS).exists()
-        )
-    return user._is_editor
+    """Django's permission backend caches what a user holds, so asking again costs no query."""
+    return user.is_active and user.has_perm(EDIT_ALL)
 
 
-def member_person(user):
-    """The Person a member's login is linked to, or None. One query, cached on the user."""
-    if not hasattr(user, "_member_person"):
-        from people.models import Person  # people.models uses this module for drafts
+def person_of(user):
+    """The Person this login is linked to, or None (anonymous visitors, editors without one).
 
-        user._member_person = Person.objects.filter(user_id=user.pk).first() if user.pk else None
-    return user._member_person
+    The reverse one-to-one relation caches its answer on the user, "none" included, so the
+    admin may ask many times per page for one query.
+    """
+    return getattr(user, "person", None)

@@ -3,7 +3,7 @@
 from django.core.exceptions import PermissionDenied
 
 from directory.history import HistoryAdmin
-from directory.roles import is_editor, member_person
+from directory.roles import is_editor, person_of
 
 
 class MemberScopedAdmin(HistoryAdmin):
@@ -21,7 +21,7 @@ class MemberScopedAdmin(HistoryAdmin):
         queryset = super().get_queryset(request)
         if is_editor(request.user):
             return queryset
-        person = member_person(request.user)
+        person = person_of(request.user)
         if person is None:
             return queryset.none()
         return self.member_queryset(queryset, person)
@@ -45,7 +45,7 @@ class MemberScopedAdmin(HistoryAdmin):
     def is_own(self, request, obj) -> bool:
         if obj is None or is_editor(request.user):
             return True
-        person = member_person(request.user)
+        person = person_of(request.user)
         rows = self.model._default_manager.filter(pk=obj.pk)
         return person is not None and self.member_queryset(rows, person).exists()
 

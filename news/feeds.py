@@ -7,7 +7,7 @@ from django.urls import reverse_lazy
 from django.utils.feedgenerator import Atom1Feed
 
 from directory.models import Lab
-from directory.templatetags.site import markdown
+from directory.text import markdown_to_html
 from news.models import NewsItem
 
 FEED_ITEMS = 20
@@ -29,7 +29,7 @@ class NewsFeed(Feed):
         return item.title
 
     def item_description(self, item):
-        return markdown(item.body)
+        return markdown_to_html(item.body)
 
     def item_pubdate(self, item):
         return datetime.datetime.combine(item.date.first_day(), datetime.time(), datetime.UTC)

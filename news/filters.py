@@ -1,13 +1,14 @@
 import django_filters
 
 from directory.filters import FilterSet
+from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from news.models import NewsItem
 from people.models import Person
 
 
 class NewsFilter(FilterSet):
     year = django_filters.NumberFilter(
-        method="filter_year", label="Year", min_value=1000, max_value=9999
+        method="filter_year", label="Year", min_value=FIRST_YEAR, max_value=LAST_YEAR
     )
     person = django_filters.ChoiceFilter(
         field_name="people__slug", label="Person", empty_label="Anyone"

@@ -19,6 +19,13 @@ class NewsItemQuerySet(PublishableQuerySet):
             models.Prefetch("people", queryset=Person.objects.published().only("name", "slug"))
         )
 
+    def about(self, person):
+        """The items that name `person` among the people they are about."""
+        return self.filter(people=person)
+
+    def mentioning(self, publication):
+        return self.filter(publications=publication)
+
     def in_year(self, year: int):
         # Dates are stored as ISO strings ("2026", "2026-07-25"), so a year is a prefix.
         return self.filter(date__startswith=f"{year:04d}")

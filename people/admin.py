@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils.html import format_html
 
 from directory.history import HistoryAdmin
@@ -18,8 +18,6 @@ from people.models import (
     Service,
     Teaching,
 )
-from publications.models import Authorship
-from publications.services import link_authors_to_members
 
 
 @admin.register(RoleGroup)
@@ -124,13 +122,6 @@ class PersonAdmin(MemberScopedAdmin):
 
     def has_add_permission(self, request):
         return is_editor(request.user) and super().has_add_permission(request)
-
-    def after_recovery(self, person):
-        # Deleting the person unlinked their authorships; link those with their names again.
-        names = Q()
-        for name in [person.name, *person.alias_list]:
-            names |= Q(name__iexact=name)
-        link_authors_to_members(Authorship.objects.filter(names, person=None))
 
     def save_model(self, request, person, form, change):
         if change and not is_editor(request.user):

@@ -3,6 +3,7 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from directory.models import OrderedRow
 from directory.partial_dates import PartialDateField, format_period
 from directory.querysets import PublishableQuerySet
 from people.avatars import initials_of
@@ -59,6 +60,10 @@ class PersonQuerySet(PublishableQuerySet):
             "role_group__name",
             "name",
         )
+
+    def current(self):
+        """Without the alumni, who are listed apart."""
+        return self.exclude(role_group__is_alumni=True)
 
     def for_profile(self):
         """Everything a profile page shows, in a fixed number of queries."""
@@ -155,6 +160,11 @@ class Person(models.Model):
         return (self.slug,)
 
     @property
+    def is_alumnus(self) -> bool:
+        """Reads the role group: select it with the person (for_directory does)."""
+        return self.role_group is not None and self.role_group.is_alumni
+
+    @property
     def initials(self) -> str:
         return initials_of(self.name)
 
@@ -189,21 +199,11 @@ def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-class ProfileEntryQuerySet(models.QuerySet):
-    def get_by_natural_key(self, person_slug, position):
-        return self.get(person__slug=person_slug, position=position)
-
-
-class ProfileEntry(models.Model):
+class ProfileEntry(OrderedRow):
     """One line of a profile's CV sections, kept in the order staff give it."""
 
+    parent_field = "person"
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="%(class)s")
-    position = models.PositiveSmallIntegerField(
-        default=0, help_text="Entries are listed from the smallest number to the largest."
-    )
-
-    objects = ProfileEntryQuerySet.as_manager()
-    history = HistoricalRecords(inherit=True)
 
     class Meta:
         abstract = True
@@ -215,9 +215,9 @@ class ProfileEntry(models.Model):
         ]
 
     def natural_key(self):
-        return (self.person.slug, self.position)
+        return super().natural_key()
 
-    natural_key.dependencies = ["people.person"]
+    natural_key.dependencies = ["people.person"]  # type: ignore[attr-defined]
 
 
 class PeriodEntry(ProfileEntry):

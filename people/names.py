@@ -6,13 +6,12 @@ Zhang", and "Haoran Zhang" never matches "Hao Zhang".
 """
 
 import re
-import unicodedata
+
+from directory.text import fold
 
 PUNCTUATION = re.compile(r"[.,*†‡§¶#]")
 
 
 def normalize_name(name: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", name)
-    without_accents = "".join(char for char in decomposed if not unicodedata.combining(char))
-    without_marks = PUNCTUATION.sub(" ", without_accents)
-    return " ".join(without_marks.casefold().replace("-", " ").split())
+    without_marks = PUNCTUATION.sub(" ", fold(name))
+    return " ".join(without_marks.replace("-", " ").split())

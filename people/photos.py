@@ -121,12 +121,13 @@ def _decode(image: ImageFile.ImageFile) -> Image.Image:
     """The pixels decoded to the last byte, scaled down to LONGEST_SIDE, turned upright."""
     try:
         image.load()
+        pixels: Image.Image = image
         if image.mode == "P":
             # Pillow resizes palette images by picking pixels; in RGBA they scale down smoothly.
-            image = image.convert("RGBA")
+            pixels = image.convert("RGBA")
         # Scaled first, so that the steps below copy a small image, not a 40 megapixel one.
-        image.thumbnail((LONGEST_SIDE, LONGEST_SIDE), Image.Resampling.LANCZOS)
-        return ImageOps.exif_transpose(image)
+        pixels.thumbnail((LONGEST_SIDE, LONGEST_SIDE), Image.Resampling.LANCZOS)
+        return ImageOps.exif_transpose(pixels)
     except DECODING_ERRORS:
         raise ValidationError(DAMAGED, code="damaged") from None
 
@@ -147,12 +148,13 @@ def _srgb_pixels(image: Image.Image) -> Image.Image:
         # Without this, a wide-gamut (Display P3) or CMYK photo would look washed out once its
         # profile is dropped. A broken profile, or one for other colours, is ignored.
         with contextlib.suppress(ImageCms.PyCMSError, OSError):
-            image = ImageCms.profileToProfile(
+            converted = ImageCms.profileToProfile(
                 image,
                 ImageCms.ImageCmsProfile(io.BytesIO(profile)),
                 ImageCms.createProfile("sRGB"),
                 outputMode="RGB",
             )
+            image = converted or image
     if image.mode in {"RGBA", "LA", "PA"} or "transparency" in image.info:
         rgba = image.convert("RGBA")
         pixels = Image.new("RGB", rgba.size, "white")

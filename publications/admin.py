@@ -10,7 +10,7 @@ from django.urls import path
 from django.utils.crypto import constant_time_compare
 
 from directory.history import HistoryAdmin
-from directory.roles import is_editor, member_person
+from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from publications.bibtex import ImportRefused, Review, import_bibtex, review_bibliography
 from publications.forms import BibtexImportForm
@@ -62,7 +62,7 @@ class AuthorshipInline(admin.TabularInline):
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
-        formset.member = None if is_editor(request.user) else member_person(request.user)
+        formset.member = None if is_editor(request.user) else person_of(request.user)
         return formset
 
 
@@ -195,9 +195,7 @@ class PublicationAdmin(MemberScopedAdmin):
         )
 
     def member_queryset(self, queryset, person):
-        return queryset.filter(
-            pk__in=Authorship.objects.filter(person=person).values("publication")
-        )
+        return queryset.authored_by(person)
 
     def get_readonly_fields(self, request, obj=None):
         readonly = super().get_readonly_fields(request, obj)
@@ -214,7 +212,7 @@ class PublicationAdmin(MemberScopedAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        person = member_person(request.user)
+        person = person_of(request.user)
         publication = form.instance
         if is_editor(request.user) or person is None:
             return

@@ -1,7 +1,5 @@
 """BibTeX in: read a .bib file, decide what each entry would do, import the entries staff pick.
 
-Also the citation keys that the "Cite" block and every export share.
-
 Reading is bibtexparser's (v2). It splits a file into blocks and reports a broken block with its
 line instead of stopping, and it splits author lists the way BibTeX does ("and", "Last, First",
 braces, "and others"). LaTeX accents and braces become Unicode through pylatexenc, the decoder
@@ -12,7 +10,6 @@ after it, so a half-read file is never trusted. Staff fix the file and upload it
 """
 
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -24,7 +21,6 @@ from bibtexparser.middlewares.middleware import LibraryMiddleware
 from bibtexparser.middlewares.names import (
     InvalidNameError,
     NameParts,
-    parse_single_name_into_parts,
 )
 from bibtexparser.model import (
     DuplicateBlockKeyBlock,
@@ -36,10 +32,10 @@ from bibtexparser.model import (
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
 from django.utils.text import slugify
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+from directory.text import fold
 from people.models import Person
 from publications.models import Authorship, Publication, PublicationLink, Venue
 from publications.services import match_member, member_name_index
@@ -519,9 +515,7 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
 
 def normalize_title(title: str) -> str:
     """Titles compared without case, accents, punctuation or spacing."""
-    decomposed = unicodedata.normalize("NFKD", title)
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(re.sub(r"[\W_]+", " ", plain.casefold()).split())
+    return " ".join(re.sub(r"[\W_]+", " ", fold(title)).split())
 
 
 def _changes(
@@ -773,110 +767,3 @@ def _unique_slug(title: str, taken: set[str]) -> str:
         slug, number = f"{base}-{number}", number + 1
     taken.add(slug)
     return slug
-
-
-# Citation keys ---------------------------------------------------------------------------------
-
-STOP_WORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "at", "by", "from"}
-
-
-def citation_keys(publications: Iterable[Publication]) -> dict[int, str]:
-    """Each publication's key: first author's family name, year and first word of the title.
-
-    "zhu2023klotski". Publications that would share a key are told apart by a letter (b, c, …)
-    in the order they were added, counting drafts, so a key does not change when another paper
-    is added or published. Runs one query: the publications of the same years whose first
-    author could give the same key (see `_could_share_a_key`), to find them.
-    """
-    publications = list(publications)
-    years = {publication.year for publication in publications}
-    if not years:
-        return {}
-    same_years = Q(year__in=[year for year in years if year is not None])
-    if None in years:
-        same_years |= Q(year__isnull=True)
-    first_author = (
-        Authorship.objects.filter(publication=OuterRef("pk")).order_by("position").values("name")
-    )
-    rows = Publication.objects.filter(same_years).annotate(first_author=Subquery(first_author[:1]))
-    if (could_share := _could_share_a_key(publications, years=years)) is not None:
-        rows = rows.filter(Q(pk__in=[publication.pk for publication in publications]) | could_share)
-    seen: dict[str, int] = defaultdict(int)
-    keys = {}
-    for pk, title, year, author in rows.order_by("pk").values_list(
-        "pk", "title", "year", "first_author"
-    ):
-        base = base_citation_key(first_author=author or "", year=year, title=title)
-        keys[pk] = base + _key_suffix(seen[base])
-        seen[base] += 1
-    return {publication.pk: keys[publication.pk] for publication in publications}
-
-
-# Past this many publications at once (an export), one pattern each costs the database more than
-# reading the years whole, which the export's rows mostly are anyway.
-MAX_NARROWED_KEYS = 50
-# Any character outside ASCII: "ú" or "ﬁ" in a name can become letters of its key.
-NOT_ASCII = r"[^\x01-\x7f]"
-
-
-def _could_share_a_key(publications: list[Publication], *, years: set[int | None]) -> Q | None:
-    """The first authors (the `first_author` annotation) whose papers of these years could have
-    the key of one of `publications`, as SQL, so that only they are read and parsed; None when
-    every paper of the years must be.
-
-    A key runs family, year and word together, so a paper of year Y shares the key K only if its
-    family name, as keys write it, is a beginning of K followed by Y: "zhao" for
-    "zhao2023klotski" (or "zhao2023k" if the title word were "2023klotski"). A name in ASCII
-    holds that family's letters in that order, in either case; a name with any other character
-    can fold into any letters ("Núñez" is "nunez"), so it is always read. An undated paper, an
-    anonymous one ("anon" also stands for names without letters) and authorships not prefetched
-    (they would cost a query each) leave the years whole, as before.
-    """
-    year_texts = tuple(f"{year or ''}" for year in years)
-    if "" in year_texts or len(publications) > MAX_NARROWED_KEYS:
-        return None
-    patterns = {NOT_ASCII}
-    for publication in publications:
-        authorships = getattr(publication, "_prefetched_objects_cache", {}).get("authorships")
-        if authorships is None:
-            return None
-        first = min(authorships, key=lambda authorship: authorship.position, default=None)
-        key = base_citation_key(
-            first_author=first.name if first else "", year=publication.year, title=publication.title
-        )
-        families = [key[:end] for end in range(1, len(key)) if key[end:].startswith(year_texts)]
-        if "anon" in families:
-            return None
-        patterns.add(_letters_in_order(families[0]))  # the shortest: any longer one holds it
-    return Q(first_author__regex="|".join(sorted(patterns)))
-
-
-def _letters_in_order(letters: str) -> str:
-    """A regular expression finding these letters (a-z, 0-9) in this order, either case,
-    anything between: "zh" is "^[^zZ]*[zZ][^hH]*[hH]". Each gap stops at the next letter, so a
-    long name never makes it backtrack."""
-    pattern = "^"
-    for letter in letters:
-        either_case = letter + letter.upper() if letter.isalpha() else letter
-        pattern += f"[^{either_case}]*[{either_case}]"
-    return pattern
-
-
-def base_citation_key(*, first_author: str, year: int | None, title: str) -> str:
-    family = ""
-    if first_author.strip():
-        family = " ".join(parse_single_name_into_parts(first_author, strict=False).last)
-    family = "".join(re.findall(r"[a-z0-9]+", _ascii(family).lower()))
-    words = re.findall(r"[a-z0-9]+", _ascii(title).lower())
-    word = next((word for word in words if word not in STOP_WORDS), "")
-    return f"{family or 'anon'}{year or ''}{word}"
-
-
-def _key_suffix(index: int) -> str:
-    if index == 0:
-        return ""
-    return "bcdefghijklmnopqrstuvwxyz"[index - 1] if index <= 25 else str(index + 1)
-
-
-def _ascii(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()

@@ -18,8 +18,8 @@ from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from publications.bibtex import citation_keys
-from publications.models import Publication, PublicationLink
+from publications.citation_keys import citation_keys
+from publications.models import Publication
 
 CONTENT_TYPES = {
     "bib": "application/x-bibtex; charset=utf-8",
@@ -30,7 +30,7 @@ CONTENT_TYPES = {
 
 Type = Publication.Type
 
-BIBTEX_TYPES = {
+BIBTEX_TYPES: dict[str, str] = {
     Type.CONFERENCE_PAPER: "inproceedings",
     Type.WORKSHOP_PAPER: "inproceedings",
     Type.POSTER: "inproceedings",
@@ -48,7 +48,7 @@ BIBTEX_VENUE_FIELDS = {
     "phdthesis": "school",
     "misc": "howpublished",
 }
-RIS_TYPES = {
+RIS_TYPES: dict[str, str] = {
     Type.CONFERENCE_PAPER: "CPAPER",
     Type.WORKSHOP_PAPER: "CPAPER",
     Type.POSTER: "CPAPER",
@@ -58,7 +58,7 @@ RIS_TYPES = {
     Type.PREPRINT: "UNPB",
     Type.OTHER: "GEN",
 }
-CSL_TYPES = {
+CSL_TYPES: dict[str, str] = {
     Type.CONFERENCE_PAPER: "paper-conference",
     Type.WORKSHOP_PAPER: "paper-conference",
     Type.POSTER: "paper-conference",
@@ -121,7 +121,7 @@ def _bibtex_entry(publication: Publication, key: str) -> Entry:
         fields.append(Field("year", str(publication.year)))
     if publication.doi:
         fields.append(Field("doi", _verbatim(publication.doi)))
-    if pdf := pdf_url(publication):
+    if pdf := publication.pdf_url:
         fields.append(Field("url", _verbatim(pdf)))
     if note := _note(publication):
         fields.append(Field("note", _latex(note)))
@@ -177,7 +177,7 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.doi:
             tags.append(("DO", publication.doi))
         tags.append(("UR", base_url + publication.get_absolute_url()))
-        if pdf := pdf_url(publication):
+        if pdf := publication.pdf_url:
             tags.append(("L1", pdf))
         if publication.abstract:
             tags.append(("AB", publication.abstract))
@@ -196,7 +196,7 @@ def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
     keys = citation_keys(publications)
     items = []
     for publication in publications:
-        item = {
+        item: dict[str, object] = {
             "id": keys[publication.pk],
             "type": CSL_TYPES[publication.type],
             "title": publication.title,
@@ -240,7 +240,7 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
             publication.get_status_display(),
             publication.doi,
             base_url + publication.get_absolute_url(),
-            pdf_url(publication),
+            publication.pdf_url,
             "; ".join(award.name for award in publication.awards.all()),
         ]
         writer.writerow([_spreadsheet_safe(str(value)) for value in row])
@@ -250,14 +250,6 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
 def _spreadsheet_safe(value: str) -> str:
     """A cell a spreadsheet would run as a formula ("=HYPERLINK(…)") is quoted to stay text."""
     return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
-def pdf_url(publication: Publication) -> str:
-    """The first PDF link, read from the prefetched links."""
-    for link in publication.links.all():
-        if link.kind == PublicationLink.Kind.PDF:
-            return link.url
-    return ""
 
 
 def name_parts(name: str) -> NameParts:

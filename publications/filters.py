@@ -9,10 +9,9 @@ from django.db import connection
 from django.db.models import Count, Q
 
 from directory.filters import FilterSet, SearchFilter
+from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from people.models import Person
 from publications.models import (
-    FIRST_YEAR,
-    LAST_YEAR,
     TITLE_SEARCH_VECTOR,
     Authorship,
     Publication,
@@ -125,9 +124,7 @@ class PublicationFilter(FilterSet):
         self.filters["author"].extra["choices"] = list(members)
 
     def filter_author(self, queryset, name, value):
-        return queryset.filter(
-            pk__in=Authorship.objects.filter(person__slug=value).values("publication")
-        )
+        return queryset.authored_by(Person.objects.filter(slug=value))
 
     def filter_award(self, queryset, name, value):
         return queryset.filter(pk__in=PublicationAward.objects.values("publication"))

@@ -1,14 +1,12 @@
 from django.contrib.postgres.search import SearchVector
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from directory.models import OrderedRow, OrderedRowQuerySet
+from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
 from people.models import Person
-
-# The years a publication may carry: four digits, as every date on the site.
-FIRST_YEAR, LAST_YEAR = 1000, 9999
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
 # (migration 0002), so the index serves the search.
@@ -83,7 +81,25 @@ class PublicationQuerySet(PublishableQuerySet):
         return self.get(slug=slug)
 
     def drafts_of(self, person):
-        return models.Q(pk__in=Authorship.objects.filter(person=person).values("publication"))
+        return models.Q(pk__in=Authorship.objects.by(person).values("publication"))
+
+    def authored_by(self, people):
+        """The publications that `people` (a Person, or several) are among the authors of.
+
+        A subquery on the authorships' person index, never a join that would repeat a paper.
+        """
+        return self.filter(pk__in=Authorship.objects.by(people).values("publication"))
+
+    def coauthors_of(self, person) -> models.QuerySet[Person]:
+        """The published members who wrote any of these publications with `person`, with the
+        number of them (`shared`), most shared first. One query when evaluated."""
+        return (
+            Person.objects.published()
+            .filter(authorships__publication__in=self.values("pk"))
+            .exclude(pk=person.pk)
+            .annotate(shared=models.Count("authorships__publication", distinct=True))
+            .order_by("-shared", "name")
+        )
 
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""
@@ -122,7 +138,7 @@ class Publication(models.Model):
     year = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MinValueValidator(FIRST_YEAR), MaxValueValidator(LAST_YEAR)],
+        validators=YEAR_VALIDATORS,
         help_text="Leave empty when the year is not known.",
     )
     venue = models.ForeignKey(
@@ -168,22 +184,30 @@ class Publication(models.Model):
         """Reads the prefetched authorships: no query when listed with for_listing()."""
         return any(authorship.equal_contribution for authorship in self.authorships.all())
 
+    @property
+    def published_members(self) -> list[Person]:
+        """The authors who are members with a public profile, in author order. Reads the
+        prefetched authorships."""
+        return [
+            authorship.person
+            for authorship in self.authorships.all()
+            if authorship.person is not None and authorship.person.is_published
+        ]
 
-class PublicationPartQuerySet(models.QuerySet):
-    def get_by_natural_key(self, publication_slug, position):
-        return self.get(publication__slug=publication_slug, position=position)
+    @property
+    def pdf_url(self) -> str:
+        """The first PDF link, read from the prefetched links; "" when there is none."""
+        for link in self.links.all():
+            if link.kind == PublicationLink.Kind.PDF:
+                return link.url
+        return ""
 
 
-class PublicationPart(models.Model):
+class PublicationPart(OrderedRow):
     """A row that belongs to one publication, in an order staff set."""
 
     # Each subclass declares `publication` with its own related_name.
-    position = models.PositiveSmallIntegerField(
-        default=0, help_text="Listed from the smallest number to the largest."
-    )
-
-    objects = PublicationPartQuerySet.as_manager()
-    history = HistoricalRecords(inherit=True)
+    parent_field = "publication"
 
     class Meta:
         abstract = True
@@ -195,9 +219,17 @@ class PublicationPart(models.Model):
         ]
 
     def natural_key(self):
-        return (self.publication.slug, self.position)
+        return super().natural_key()
 
-    natural_key.dependencies = ["publications.publication"]
+    natural_key.dependencies = ["publications.publication"]  # type: ignore[attr-defined]
+
+
+class AuthorshipQuerySet(OrderedRowQuerySet):
+    def by(self, people):
+        """The author rows of `people`: a Person, or an iterable or QuerySet of them."""
+        if isinstance(people, Person):
+            return self.filter(person=people)
+        return self.filter(person__in=people)
 
 
 class Authorship(PublicationPart):
@@ -219,6 +251,8 @@ class Authorship(PublicationPart):
     equal_contribution = models.BooleanField(
         default=False, help_text="Marked * in the paper: contributed equally."
     )
+
+    objects = AuthorshipQuerySet.as_manager()  # type: ignore[misc]
 
     class Meta(PublicationPart.Meta):
         indexes = [

@@ -5,11 +5,12 @@ from publications.feeds import PublicationFeed
 
 app_name = "publications"
 
+# A publication's page, "publications:detail" (/publications/<slug>/), shows the news about it
+# too, so it is composed above the apps: config.views.publication, added by config/urls.py.
 urlpatterns = [
     path("", views.index, name="index"),
     # Before the slug patterns: "export.bib" and "feed" would otherwise read as slugs.
     re_path(r"^export\.(?P<format>bib|ris|json|csv)$", views.export, name="export"),
     path("feed/", PublicationFeed(), name="feed"),
     re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.bib$", views.citation, name="citation"),
-    path("<slug:slug>/", views.detail, name="detail"),
 ]

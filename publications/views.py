@@ -6,7 +6,7 @@ from django.views.decorators.http import require_safe
 from directory.pagination import paginate
 from publications import exports
 from publications.filters import PublicationFilter, active_filters, facets, filters_query
-from publications.models import Authorship, Publication
+from publications.models import Publication
 
 PER_PAGE = 50
 # An export is one response, not pages: a lab's whole list is a few hundred rows. Past this
@@ -28,33 +28,6 @@ def index(request):
             "active_filters": active_filters(filterset),
             "ignored": filterset.ignored_values(),
             "filters_query": filters_query(filterset),
-        },
-    )
-
-
-def detail(request, slug):
-    publication = get_object_or_404(
-        Publication.objects.visible_to(request.user).for_listing(), slug=slug
-    )
-    members = [
-        a.person for a in publication.authorships.all() if a.person and a.person.is_published
-    ]
-    related = (
-        Publication.objects.published()
-        .for_listing()
-        .filter(pk__in=Authorship.objects.filter(person__in=members).values("publication"))
-        .exclude(pk=publication.pk)[:10]
-    )
-    return render(
-        request,
-        "publications/publication_detail.html",
-        {
-            "publication": publication,
-            "members": members,
-            "related": related,
-            "news_items": publication.news_items.published()[:5],
-            "bibtex": exports.bibtex([publication]),
-            "pdf_url": exports.pdf_url(publication),
         },
     )
 

@@ -2,7 +2,7 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
-from directory.management.commands.seed import FIXTURES
+from config.management.commands.seed import FIXTURES
 
 
 @pytest.fixture(autouse=True)

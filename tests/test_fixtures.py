@@ -7,7 +7,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 
-from directory.management.commands.seed import FIXTURES
+from config.management.commands.seed import FIXTURES
 from directory.partial_dates import DatePrecision
 from news.models import NewsItem
 from people.models import Person

@@ -16,7 +16,7 @@ def load_settings(**environment):
     env.pop("DATABASE_URL", None)
     env.update(environment)
     code = (
-        "import json, directory.settings as s; "
+        "import json, config.settings as s; "
         "print(json.dumps([s.DEBUG, s.ALLOWED_HOSTS, s.DATABASES['default']['ENGINE']]))"
     )
     return subprocess.run(

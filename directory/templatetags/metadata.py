@@ -1,8 +1,7 @@
-"""Tags for what a page tells indexers and link previews: its canonical URL and JSON-LD."""
+"""Tags for what a page tells indexers and link previews: its canonical URL. Each app's template
+tags write its JSON-LD (people, publications)."""
 
 from django import template
-
-from directory import structured_data
 
 register = template.Library()
 
@@ -18,17 +17,3 @@ def canonical_url(context) -> str:
 @register.simple_tag(takes_context=True)
 def absolute_url(context, path: str) -> str:
     return context["request"].build_absolute_uri(path)
-
-
-@register.simple_tag(takes_context=True)
-def publication_json_ld(context, publication):
-    request = context["request"]
-    return structured_data.json_ld_script(
-        structured_data.scholarly_article(publication, request=request)
-    )
-
-
-@register.simple_tag(takes_context=True)
-def person_json_ld(context, person):
-    request = context["request"]
-    return structured_data.json_ld_script(structured_data.person(person, request=request))

@@ -1,29 +1,11 @@
-import markdown as markdown_library
-import nh3
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+
+from directory.text import markdown_to_html
 
 register = template.Library()
 
-ALLOWED_TAGS = {
-    "a", "abbr", "b", "blockquote", "br", "code", "em", "h2", "h3", "h4", "hr", "i", "li",
-    "ol", "p", "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
-}  # fmt: skip
-
-
-@register.filter
-def markdown(text: str) -> str:
-    """Markdown written by staff, as HTML with anything executable removed."""
-    html = markdown_library.markdown(text or "", extensions=["tables", "sane_lists"])
-    cleaned = nh3.clean(
-        html,
-        tags=ALLOWED_TAGS,
-        attributes={"a": {"href", "title"}, "abbr": {"title"}},
-        url_schemes={"http", "https", "mailto"},
-        link_rel="noopener noreferrer nofollow",
-    )
-    return mark_safe(cleaned)
+register.filter("markdown", markdown_to_html)
 
 
 @register.simple_tag(takes_context=True)

@@ -2,6 +2,9 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
+from directory.structured_data import json_ld_script
+from publications.structured_data import scholarly_article
+
 register = template.Library()
 
 EQUAL_CONTRIBUTION = '<abbr class="equal" title="Equal contribution">*</abbr>'
@@ -24,3 +27,8 @@ def author_list(publication) -> str:
             name = escape(author.name)
         names.append(name + EQUAL_CONTRIBUTION if author.equal_contribution else name)
     return mark_safe(", ".join(names))
+
+
+@register.simple_tag(takes_context=True)
+def publication_json_ld(context, publication):
+    return json_ld_script(scholarly_article(publication, request=context["request"]))

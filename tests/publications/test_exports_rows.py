@@ -4,10 +4,11 @@ import bibtexparser
 import pytest
 from django.core.management import call_command
 
-from directory.management.commands.seed import FIXTURES
+from config.management.commands.seed import FIXTURES
 from people.models import Person
 from publications import views
-from publications.bibtex import citation_keys, import_bibtex
+from publications.bibtex import import_bibtex
+from publications.citation_keys import citation_keys
 from publications.exports import bibtex
 from publications.models import Publication, Venue
 from tests.factories import (

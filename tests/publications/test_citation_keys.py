@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from publications import bibtex
-from publications.bibtex import citation_keys
+from publications import citation_keys as keys_module
+from publications.citation_keys import citation_keys
 from publications.models import Publication
 from tests.factories import make_publication
 
@@ -22,13 +22,13 @@ def listed(*publications: Publication) -> list[Publication]:
 def parsed_names(monkeypatch) -> list[str]:
     """The first authors whose names citation_keys parses."""
     names = []
-    real = bibtex.base_citation_key
+    real = keys_module.base_citation_key
 
     def spy(*, first_author, year, title):
         names.append(first_author)
         return real(first_author=first_author, year=year, title=title)
 
-    monkeypatch.setattr(bibtex, "base_citation_key", spy)
+    monkeypatch.setattr(keys_module, "base_citation_key", spy)
     return names
 
 
@@ -73,7 +73,7 @@ def test_a_page_gives_the_same_key_as_an_export_of_the_whole_list():
             slug=f"paper-x{number}",
         )
     papers = list(Publication.objects.for_listing())
-    assert len(papers) > bibtex.MAX_NARROWED_KEYS
+    assert len(papers) > keys_module.MAX_NARROWED_KEYS
     whole = citation_keys(papers)
     assert len(set(whole.values())) == len(papers)
     assert {pk: key for paper in papers for pk, key in citation_keys([paper]).items()} == whole

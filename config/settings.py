@@ -51,7 +51,7 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
 
 
-def env_database(name: str, default: str) -> dict:
+def env_database(name: str, default: str) -> dj_database_url.DBConfig:
     value = os.environ.get(name) or default
     if not value.startswith(("sqlite:", "postgres:", "postgresql:", "pgsql:")):
         raise ImproperlyConfigured(
@@ -101,10 +101,13 @@ INSTALLED_APPS = [
     "django_filters",
     "axes",
     "simple_history",
+    # The shared base (app label kept from the first version, so no migration moves), then the
+    # apps from the bottom up, then the project package for its `seed` command.
     "directory",
     "people",
     "publications",
     "news",
+    "config",
 ]
 
 MIDDLEWARE = [
@@ -129,8 +132,8 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
-ROOT_URLCONF = "directory.urls"
-WSGI_APPLICATION = "directory.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {

@@ -6,18 +6,30 @@ from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, re_path
 from django.views.static import serve
 
-from directory import views
-from directory.health import healthz
-from directory.sitemaps import SITEMAPS
+from config import views
+from config.sitemaps import SITEMAPS
+from news import urls as news_urls
+from people import urls as people_urls
+from publications import urls as publications_urls
+
+
+def with_composed_detail(app_urls, view):
+    """An app's URLs plus its detail page, which config/views.py composes with other apps.
+
+    Appended last, so the app's own fixed paths ("feed/", "export.bib") still come first.
+    """
+    patterns = [*app_urls.urlpatterns, path("<slug:slug>/", view, name="detail")]
+    return include((patterns, app_urls.app_name))
+
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("robots.txt", views.robots_txt, name="robots-txt"),
-    path("healthz", healthz, name="healthz"),
-    path("people/", include("people.urls")),
-    path("publications/", include("publications.urls")),
-    path("news/", include("news.urls")),
+    path("healthz", views.healthz, name="healthz"),
+    path("people/", with_composed_detail(people_urls, views.profile)),
+    path("publications/", with_composed_detail(publications_urls, views.publication)),
+    path("news/", include(news_urls)),
     path("admin/", admin.site.urls),
 ]
 

@@ -1,0 +1,32 @@
+"""Text as the site compares and shows it: folded for matching, Markdown made safe for pages."""
+
+import unicodedata
+
+import markdown as markdown_library
+import nh3
+from django.utils.safestring import SafeString, mark_safe
+
+ALLOWED_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "em", "h2", "h3", "h4", "hr", "i", "li",
+    "ol", "p", "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+}  # fmt: skip
+
+
+def fold(text: str) -> str:
+    """Without case or accents, compatibility characters spelled out: "FInal Núñez" is
+    "final nunez". What names, titles and citation keys are compared by."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
+
+
+def markdown_to_html(text: str) -> SafeString:
+    """Markdown written by staff, as HTML with anything executable removed."""
+    html = markdown_library.markdown(text or "", extensions=["tables", "sane_lists"])
+    cleaned = nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        attributes={"a": {"href", "title"}, "abbr": {"title"}},
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer nofollow",
+    )
+    return mark_safe(cleaned)

@@ -1,0 +1,6 @@
+from directory.sitemaps import PublishedSitemap
+from news.models import NewsItem
+
+
+class NewsItemSitemap(PublishedSitemap):
+    model = NewsItem

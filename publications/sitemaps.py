@@ -1,0 +1,6 @@
+from directory.sitemaps import PublishedSitemap
+from publications.models import Publication
+
+
+class PublicationSitemap(PublishedSitemap):
+    model = Publication
