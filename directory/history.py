@@ -26,6 +26,8 @@ object_recovered = Signal()
 
 
 class HistoryAdmin(SimpleHistoryAdmin):
+    change_list_template = "admin/history_change_list.html"
+
     def get_urls(self):
         deleted = self.admin_site.admin_view(self.deleted_view)
         name = f"{self.opts.app_label}_{self.opts.model_name}_deleted"

@@ -1,7 +1,52 @@
+from collections.abc import Callable
 from typing import ClassVar
 
 from django.db import models
+from django.urls import reverse
 from simple_history.models import HistoricalRecords
+
+
+class PublicPage(models.Model):
+    """A row with a public page of its own, found by its slug: a person, a paper, a news item.
+
+    A draft (`is_published` off) is hidden from every public page, feed and export; its
+    QuerySet is a PublishableQuerySet (directory/querysets.py). `url_name` names the page.
+    """
+
+    url_name: ClassVar[str]
+    slug: str  # each model declares its slug field
+
+    is_published = models.BooleanField(
+        default=True,
+        help_text="Untick to keep it as a draft: hidden from every public page, feed and export.",
+    )
+
+    class Meta:
+        abstract = True
+
+    def get_absolute_url(self):
+        return reverse(self.url_name, kwargs={"slug": self.slug})
+
+    def natural_key(self):
+        return (self.slug,)
+
+
+class WebLink(models.Model):
+    """A labelled web address: a profile's homepage, a paper's PDF. Each model of links declares
+    its own `kind` field, with the kinds that fit it."""
+
+    get_kind_display: Callable[[], str]  # made by Django for each model's `kind` field
+
+    url = models.URLField("URL")
+    label = models.CharField(
+        max_length=100, blank=True, help_text="Shown instead of the kind's name when given."
+    )
+
+    class Meta:
+        abstract = True
+
+    def __str__(self):
+        return self.label or self.get_kind_display()
 
 
 class OrderedRowQuerySet(models.QuerySet):

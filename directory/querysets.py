@@ -4,7 +4,10 @@ from directory.roles import is_editor, person_of
 
 
 class PublishableQuerySet(models.QuerySet):
-    """For models with an `is_published` flag: drafts stay off every public page."""
+    """For PublicPage models (directory/models.py): drafts stay off every public page."""
+
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
 
     def published(self):
         return self.filter(is_published=True)

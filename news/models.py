@@ -1,8 +1,8 @@
 from django.db import models
 from django.db.models.functions import Substr
-from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from directory.models import PublicPage
 from directory.partial_dates import PartialDateField
 from directory.querysets import PublishableQuerySet
 from people.models import Person
@@ -10,9 +10,6 @@ from publications.models import Publication
 
 
 class NewsItemQuerySet(PublishableQuerySet):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
-
     def for_listing(self):
         """The people named beside each item; publications are only on the item's own page."""
         return self.prefetch_related(
@@ -40,7 +37,9 @@ class NewsItemQuerySet(PublishableQuerySet):
         )
 
 
-class NewsItem(models.Model):
+class NewsItem(PublicPage):
+    url_name = "news:detail"
+
     class Kind(models.TextChoices):
         NEWS = "news", "News"
         BLOG_POST = "blog-post", "Blog post"
@@ -58,9 +57,6 @@ class NewsItem(models.Model):
     publications = models.ManyToManyField(
         Publication, blank=True, related_name="news_items", help_text="The papers it mentions."
     )
-    is_published = models.BooleanField(
-        default=True, help_text="Unpublished items are hidden from every public page."
-    )
 
     objects = NewsItemQuerySet.as_manager()
     history = HistoricalRecords(m2m_fields=["people", "publications"])
@@ -75,9 +71,3 @@ class NewsItem(models.Model):
 
     def __str__(self):
         return self.title
-
-    def get_absolute_url(self):
-        return reverse("news:detail", kwargs={"slug": self.slug})
-
-    def natural_key(self):
-        return (self.slug,)

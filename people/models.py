@@ -1,9 +1,8 @@
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
-from directory.models import OrderedRow
+from directory.models import OrderedRow, PublicPage, WebLink
 from directory.partial_dates import PartialDateField, format_period
 from directory.querysets import PublishableQuerySet
 from people.avatars import initials_of
@@ -46,9 +45,6 @@ class RoleGroup(models.Model):
 
 
 class PersonQuerySet(PublishableQuerySet):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
-
     def drafts_of(self, person):
         return models.Q(pk=person.pk)
 
@@ -72,7 +68,9 @@ class PersonQuerySet(PublishableQuerySet):
         )
 
 
-class Person(models.Model):
+class Person(PublicPage):
+    url_name = "people:detail"
+
     name = models.CharField(max_length=200, help_text="The name as the person writes it.")
     slug = models.SlugField(unique=True, help_text="The profile's address: /people/slug/.")
     role_group = models.ForeignKey(
@@ -119,9 +117,6 @@ class Person(models.Model):
             '(e.g. "H. Zhu"). Used to link publications to this person.'
         ),
     )
-    is_published = models.BooleanField(
-        default=True, help_text="Unpublished people are hidden from every public page."
-    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -152,12 +147,6 @@ class Person(models.Model):
 
     def __str__(self):
         return self.name
-
-    def get_absolute_url(self):
-        return reverse("people:detail", kwargs={"slug": self.slug})
-
-    def natural_key(self):
-        return (self.slug,)
 
     @property
     def is_alumnus(self) -> bool:
@@ -200,7 +189,11 @@ def _lines(text: str) -> list[str]:
 
 
 class ProfileEntry(OrderedRow):
-    """One line of a profile's CV sections, kept in the order staff give it."""
+    """One line of a profile's CV sections, kept in the order staff give it.
+
+    Every section prints its entries the same way (templates/includes/cv_section.html): what
+    it is (`headline`), when, and `notes`; each kind says which of its fields are which.
+    """
 
     parent_field = "person"
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="%(class)s")
@@ -219,6 +212,20 @@ class ProfileEntry(OrderedRow):
 
     natural_key.dependencies = ["people.person"]  # type: ignore[attr-defined]
 
+    @property
+    def headline(self) -> str:
+        return str(self)
+
+    @property
+    def when(self) -> str:
+        return ""
+
+    @property
+    def notes(self) -> list[str]:
+        """The entry's `details`, for the kinds that have them."""
+        details = getattr(self, "details", "")
+        return [details] if details else []
+
 
 class PeriodEntry(ProfileEntry):
     start = PartialDateField(null=True, blank=True)
@@ -233,6 +240,10 @@ class PeriodEntry(ProfileEntry):
     @property
     def period(self) -> str:
         return format_period(self.start, self.end, self.is_current)
+
+    @property
+    def when(self) -> str:
+        return self.period
 
 
 class Education(PeriodEntry):
@@ -253,6 +264,12 @@ class Education(PeriodEntry):
     def __str__(self):
         return ", ".join(part for part in [self.degree, self.field, self.institution] if part)
 
+    @property
+    def headline(self) -> str:
+        """ "Ph.D. in Computer Science, University of Pennsylvania"."""
+        degree = f"{self.degree} in {self.field}" if self.degree and self.field else self.degree
+        return ", ".join(part for part in [degree, self.institution] if part)
+
 
 class Experience(PeriodEntry):
     title = models.CharField(max_length=200, help_text='The role, e.g. "Research Intern".')
@@ -265,6 +282,10 @@ class Experience(PeriodEntry):
 
     def __str__(self):
         return f"{self.title}, {self.organization}"
+
+    @property
+    def notes(self) -> list[str]:
+        return [note for note in [self.location, self.description] if note]
 
 
 class Teaching(ProfileEntry):
@@ -279,30 +300,47 @@ class Teaching(ProfileEntry):
     def __str__(self):
         return self.course
 
+    @property
+    def when(self) -> str:
+        return self.term
 
-class Service(ProfileEntry):
-    role = models.CharField(max_length=200, help_text='e.g. "Technical program committee".')
-    details = models.CharField(max_length=300, blank=True, help_text='e.g. "NSDI\'25".')
+    @property
+    def notes(self) -> list[str]:
+        return [", ".join(part for part in [self.role, self.institution] if part)]
+
+
+class DatedEntry(ProfileEntry):
     date = PartialDateField(null=True, blank=True)
 
     class Meta(ProfileEntry.Meta):
+        abstract = True
+
+    @property
+    def when(self) -> str:
+        return str(self.date or "")
+
+
+class Service(DatedEntry):
+    role = models.CharField(max_length=200, help_text='e.g. "Technical program committee".')
+    details = models.CharField(max_length=300, blank=True, help_text='e.g. "NSDI\'25".')
+
+    class Meta(DatedEntry.Meta):
         verbose_name_plural = "service"
 
     def __str__(self):
         return self.role
 
 
-class Award(ProfileEntry):
+class Award(DatedEntry):
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="awards")
     title = models.CharField(max_length=300)
     details = models.CharField(max_length=500, blank=True)
-    date = PartialDateField(null=True, blank=True)
 
     def __str__(self):
         return self.title
 
 
-class PersonLink(ProfileEntry):
+class PersonLink(ProfileEntry, WebLink):
     class Kind(models.TextChoices):
         HOMEPAGE = "homepage", "Homepage"
         GITHUB = "github", "GitHub"
@@ -315,13 +353,6 @@ class PersonLink(ProfileEntry):
 
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="links")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.HOMEPAGE)
-    url = models.URLField("URL")
-    label = models.CharField(
-        max_length=100, blank=True, help_text="Shown instead of the kind's name when given."
-    )
 
     class Meta(ProfileEntry.Meta):
         verbose_name = "link"
-
-    def __str__(self):
-        return self.label or self.get_kind_display()

@@ -96,6 +96,7 @@ class HasAwardFilter(admin.SimpleListFilter):
 
 @admin.register(Publication)
 class PublicationAdmin(MemberScopedAdmin):
+    change_list_template = "admin/publications/publication/change_list.html"
     list_display = ["title", "venue", "year", "type", "status", "is_featured", "is_published"]
     list_filter = ["venue", "year", "type", "status", HasAwardFilter, "is_featured", "is_published"]
     list_select_related = ["venue"]

@@ -2,7 +2,7 @@
 
 Each function takes publications from `Publication.objects.published().for_listing()`, so the
 venue, authors and links are already fetched; its one query of its own finds the citation keys
-(see `bibtex.citation_keys`). A publication without a year is written without one.
+(publications/citation_keys.py). A publication without a year is written without one.
 """
 
 import csv
@@ -90,10 +90,8 @@ LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_w
 
 def bibtex(publications: Iterable[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
-    publications = list(publications)
-    keys = citation_keys(publications)
     library = Library(
-        [_bibtex_entry(publication, keys[publication.pk]) for publication in publications]
+        [_bibtex_entry(publication, key) for publication, key in _keyed(publications)]
     )
     layout = BibtexFormat()
     layout.indent = "  "
@@ -104,6 +102,13 @@ def bibtex(publications: Iterable[Publication]) -> str:
         )
     ]
     return bibtexparser.write_string(library, unparse_stack=writing, bibtex_format=layout)
+
+
+def _keyed(publications: Iterable[Publication]) -> list[tuple[Publication, str]]:
+    """Each publication with its citation key: one query finds them all."""
+    publications = list(publications)
+    keys = citation_keys(publications)
+    return [(publication, keys[publication.pk]) for publication in publications]
 
 
 def _bibtex_entry(publication: Publication, key: str) -> Entry:
@@ -162,11 +167,9 @@ def _note(publication: Publication) -> str:
 
 def ris(publications: Iterable[Publication], *, base_url: str) -> str:
     """An RIS file, the format EndNote, Zotero and Mendeley all import."""
-    publications = list(publications)
-    keys = citation_keys(publications)
     lines = []
-    for publication in publications:
-        tags = [("TY", RIS_TYPES[publication.type]), ("ID", keys[publication.pk])]
+    for publication, key in _keyed(publications):
+        tags = [("TY", RIS_TYPES[publication.type]), ("ID", key)]
         tags.append(("TI", publication.title))
         tags += [("AU", _family_first(a.name)) for a in publication.authorships.all()]
         if publication.year:
@@ -192,12 +195,10 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
 
 def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
     """CSL-JSON, what citeproc, Pandoc and Zotero read."""
-    publications = list(publications)
-    keys = citation_keys(publications)
     items = []
-    for publication in publications:
+    for publication, key in _keyed(publications):
         item: dict[str, object] = {
-            "id": keys[publication.pk],
+            "id": key,
             "type": CSL_TYPES[publication.type],
             "title": publication.title,
             "author": [_csl_name(a.name) for a in publication.authorships.all()],
@@ -222,15 +223,13 @@ def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
 
 def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
     """A spreadsheet: one row per publication, authors separated by semicolons."""
-    publications = list(publications)
-    keys = citation_keys(publications)
     output = io.StringIO()
     writer = csv.writer(output)
     writer.writerow(CSV_COLUMNS)
-    for publication in publications:
+    for publication, key in _keyed(publications):
         venue = publication.venue
         row = [
-            keys[publication.pk],
+            key,
             publication.title,
             "; ".join(a.name for a in publication.authorships.all()),
             publication.year or "",

@@ -8,7 +8,7 @@ from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 from django.db.models import Count, Q
 
-from directory.filters import FilterSet, SearchFilter
+from directory.filters import FilterSet, OptionCheckbox, SearchFilter, YearFilter
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from people.models import Person
 from publications.models import (
@@ -86,30 +86,22 @@ class PublicationFilter(FilterSet):
         distinct=False,
     )
     year = MultipleIntegerFilter(field_name="year", lookup_expr="in", label="Year")
-    year_min = django_filters.NumberFilter(
-        field_name="year",
-        lookup_expr="gte",
-        label="From year",
-        min_value=FIRST_YEAR,
-        max_value=LAST_YEAR,
-    )
-    year_max = django_filters.NumberFilter(
-        field_name="year",
-        lookup_expr="lte",
-        label="To year",
-        min_value=FIRST_YEAR,
-        max_value=LAST_YEAR,
-    )
+    year_min = YearFilter(field_name="year", lookup_expr="gte", label="From year")
+    year_max = YearFilter(field_name="year", lookup_expr="lte", label="To year")
     type = django_filters.MultipleChoiceFilter(
         choices=Publication.Type.choices, label="Type", distinct=False
     )
     author = django_filters.ChoiceFilter(
-        method="filter_author", label="Lab member", empty_label=None
+        method="filter_author", label="Lab member", empty_label="Anyone"
     )
     award = django_filters.ChoiceFilter(
-        choices=[("1", "Has an award")], method="filter_award", label="Award", empty_label=None
+        choices=[("1", "Has an award")],
+        method="filter_award",
+        label="Only papers with an award",
+        empty_label=None,
+        widget=OptionCheckbox(),
     )
-    q = SearchFilter(method=search_publications, label="Words")
+    q = SearchFilter(method=search_publications, label="Words in title or authors")
 
     class Meta:
         model = Publication

@@ -1,9 +1,8 @@
 from django.contrib.postgres.search import SearchVector
 from django.db import models
-from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
-from directory.models import OrderedRow, OrderedRowQuerySet
+from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
 from people.models import Person
@@ -77,9 +76,6 @@ AUTHOR_LINE_FIELDS = [
 
 
 class PublicationQuerySet(PublishableQuerySet):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
-
     def drafts_of(self, person):
         return models.Q(pk__in=Authorship.objects.by(person).values("publication"))
 
@@ -116,7 +112,9 @@ class PublicationQuerySet(PublishableQuerySet):
         )
 
 
-class Publication(models.Model):
+class Publication(PublicPage):
+    url_name = "publications:detail"
+
     class Type(models.TextChoices):
         CONFERENCE_PAPER = "conference-paper", "Conference paper"
         JOURNAL_ARTICLE = "journal-article", "Journal article"
@@ -156,9 +154,6 @@ class Publication(models.Model):
         blank=True,
         help_text='Without "https://doi.org/", e.g. "10.1145/3544216.3544265".',
     )
-    is_published = models.BooleanField(
-        default=True, help_text="Unpublished entries are hidden from every public page."
-    )
 
     objects = PublicationQuerySet.as_manager()
     history = HistoricalRecords()
@@ -172,12 +167,6 @@ class Publication(models.Model):
 
     def __str__(self):
         return self.title
-
-    def get_absolute_url(self):
-        return reverse("publications:detail", kwargs={"slug": self.slug})
-
-    def natural_key(self):
-        return (self.slug,)
 
     @property
     def has_equal_contribution(self) -> bool:
@@ -275,7 +264,7 @@ class PublicationAward(PublicationPart):
         return self.name
 
 
-class PublicationLink(PublicationPart):
+class PublicationLink(PublicationPart, WebLink):
     class Kind(models.TextChoices):
         PDF = "pdf", "PDF"
         CODE = "code", "Code"
@@ -288,13 +277,6 @@ class PublicationLink(PublicationPart):
 
     publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="links")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.PDF)
-    url = models.URLField("URL")
-    label = models.CharField(
-        max_length=100, blank=True, help_text='Shown instead of the kind, e.g. "Slides (short)".'
-    )
 
     class Meta(PublicationPart.Meta):
         verbose_name = "link"
-
-    def __str__(self):
-        return self.label or self.get_kind_display()

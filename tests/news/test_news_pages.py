@@ -56,4 +56,4 @@ def test_home_shows_latest_news_recent_publications_and_people(client):
 
 def test_the_chosen_year_stays_selected(client):
     html = client.get("/news/", {"year": "2026"}).content.decode()
-    assert "<option selected>2026</option>" in html
+    assert '<option value="2026" selected>2026</option>' in html

@@ -147,7 +147,10 @@ def test_badges_show_accepted_poster_preprint_and_awards(client):
         ({"author": "nobody"}, "Lab member “nobody” was ignored"),
         ({"year_min": "soon"}, "From year “soon” was ignored"),
         ({"type": "novel"}, "Type “novel” was ignored"),
-        ({"q": "x" * 10_000}, "Words “xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…” was ignored"),
+        (
+            {"q": "x" * 10_000},
+            "Words in title or authors “xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…” was ignored",
+        ),
         ({"q": " ".join(["word"] * 40)}, "at most 12 words"),
     ],
 )
