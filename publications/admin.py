@@ -26,7 +26,7 @@ IMPORT_SESSION_KEY = "publications:bibtex-import"
 class VenueAdmin(HistoryAdmin):
     list_display = ["short_name", "full_name", "kind"]
     list_filter = ["kind"]
-    search_fields = ["short_name", "full_name"]
+    search_fields = ["short_name", "full_name", "aliases"]
 
 
 class MemberAuthorshipFormSet(BaseInlineFormSet):
@@ -186,7 +186,7 @@ class PublicationAdmin(MemberScopedAdmin):
             "review": review,
             "digest": digest,
             "error": error,
-            "selected": review.importable_keys if selected is None else selected,
+            "selected": review.ticked_keys if selected is None else selected,
         }
         return TemplateResponse(
             request,

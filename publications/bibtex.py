@@ -39,6 +39,7 @@ from directory.text import fold
 from people.models import Person
 from publications.models import Authorship, Publication, PublicationLink, Venue
 from publications.services import match_member, member_name_index
+from publications.venue_names import KnownVenue, VenueMatcher
 
 # An upload larger than this is refused before it is read: a lab's whole list is far smaller.
 MAX_BIBTEX_BYTES = 2 * 1024 * 1024
@@ -57,12 +58,9 @@ READ_FIELDS = {"title", "author", "year", "date", "doi", "url", "abstract", "not
 TITLE_MAX = Publication._meta.get_field("title").max_length
 NAME_MAX = Authorship._meta.get_field("name").max_length
 DOI_MAX = Publication._meta.get_field("doi").max_length
-SHORT_NAME_MAX = Venue._meta.get_field("short_name").max_length
-FULL_NAME_MAX = Venue._meta.get_field("full_name").max_length
 
 DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 FOUR_DIGIT_YEAR = re.compile(r"\d{4}")
-PARENTHESIZED = re.compile(r"(?P<full>.+?)\s*\((?P<short>[^()]+)\)")
 ENTRY_START = re.compile(r"@\s*(?P<type>\w+)\s*[{(]\s*(?P<key>[^,\s]*)")
 
 
@@ -337,10 +335,16 @@ class VenueMatch:
     short_name: str
     full_name: str
     kind: str
+    # The venues the text could name equally well: the import decides on none of them.
+    candidates: tuple[Venue, ...] = ()
 
     @property
     def is_new(self) -> bool:
         return self.venue is None
+
+    @property
+    def is_ambiguous(self) -> bool:
+        return bool(self.candidates)
 
     @property
     def kind_label(self) -> str:
@@ -383,6 +387,33 @@ class ReviewedEntry:
         return self.decision in (Decision.NEW, Decision.UPDATE)
 
     @property
+    def moves_venue(self) -> bool:
+        return any(change.field == "venue" for change in self.changes)
+
+    @property
+    def ticked_by_default(self) -> bool:
+        """Moving a paper to another venue, or filing it under a venue the text does not name
+        for sure, is an editor's decision: such entries wait for a tick."""
+        return self.importable and not self.moves_venue and not self.venue_is_ambiguous
+
+    @property
+    def venue_is_ambiguous(self) -> bool:
+        return self.venue is not None and self.venue.is_ambiguous
+
+    def venue_notes(self) -> list[str]:
+        """Why the entry is not ticked, in the words the review and the command print."""
+        notes = []
+        if self.venue_is_ambiguous:
+            names = " or ".join(venue.display_name for venue in self.venue.candidates)
+            notes.append(
+                f"The venue “{self.entry.venue}” could be {names}; importing it creates the "
+                f"new venue {self.venue.short_name}. Not ticked: check the venue first."
+            )
+        if self.importable and self.moves_venue:
+            notes.append("Not ticked: it would move an existing paper to another venue.")
+        return notes
+
+    @property
     def type_label(self) -> str:
         return Publication.Type(self.type).label
 
@@ -416,6 +447,11 @@ class Review:
     @property
     def importable_keys(self) -> list[str]:
         return [item.entry.key for item in self.entries if item.importable]
+
+    @property
+    def ticked_keys(self) -> list[str]:
+        """What is imported unless staff choose: never a move to another venue."""
+        return [item.entry.key for item in self.entries if item.ticked_by_default]
 
     @property
     def all_problems(self) -> list[str]:
@@ -567,78 +603,51 @@ def _publication_type(entry: BibEntry, venue_kind: str | None) -> str:
 
 
 class VenueIndex:
-    """Finds the existing venue a BibTeX venue names, by short name or full name.
-
-    "USENIX Symposium on Networked Systems Design and Implementation (NSDI '24)",
-    "Proceedings of the USENIX Symposium on Networked Systems Design and Implementation" and
-    "nsdi" are all NSDI. What matches nothing becomes a new venue named from the text.
-    """
+    """The import's view of publications.venue_names: the site's venues, with their aliases,
+    matched by a `VenueMatcher`, and each answer turned back into a Venue or a new one."""
 
     def __init__(self, venues: Iterable[Venue]):
-        self.by_short: dict[str, Venue] = {}
-        self.by_full: dict[str, Venue | None] = {}
-        for venue in venues:
-            self.by_short[venue.short_name.casefold()] = venue
-            if key := _venue_key(venue.full_name):
-                # A full name two venues share names neither.
-                self.by_full[key] = None if key in self.by_full else venue
+        self.venues = {venue.pk: venue for venue in venues}
+        self.matcher = VenueMatcher(
+            KnownVenue(
+                key=venue.pk,
+                short_name=venue.short_name,
+                full_name=venue.full_name,
+                aliases=venue.alias_list,
+                kind=venue.kind,
+            )
+            for venue in self.venues.values()
+        )
 
     def match(self, entry: BibEntry) -> VenueMatch | None:
         text = entry.venue or entry.eprint_type
         if not text:
             return None
-        if re.match(r"arxiv\b", text, re.IGNORECASE):
-            text = "arXiv"  # "arXiv preprint arXiv:2501.01234" names the server, not a journal
-        full_name, short_name = _split_abbreviation(text)
-        short_candidates = [short_name, *short_name.split()[-1:], text, full_name]
-        full_candidates = [text, full_name]
-        # Any "Full (Short)" may be how this site exported a venue, whatever "Short" looks like.
-        if parenthesized := PARENTHESIZED.fullmatch(text):
-            short_candidates.append(parenthesized["short"].strip())
-            full_candidates.append(parenthesized["full"])
-        for candidate in short_candidates:
-            if candidate and (venue := self.by_short.get(candidate.casefold())):
-                return VenueMatch(venue, venue.short_name, venue.full_name, venue.kind)
-        for candidate in full_candidates:
-            if venue := self.by_full.get(_venue_key(candidate)):
-                return VenueMatch(venue, venue.short_name, venue.full_name, venue.kind)
+        found = [self.venues[known.key] for known in self.matcher.candidates(text)]
+        if len(found) == 1:
+            (venue,) = found
+            return VenueMatch(venue, venue.short_name, venue.full_name, venue.kind)
+        proposed = self.matcher.proposed_venue(text, default_kind=_entry_venue_kind(entry))
+        if proposed is None:
+            return None
         return VenueMatch(
             venue=None,
-            short_name=(short_name or full_name)[:SHORT_NAME_MAX].strip(),
-            full_name=full_name[:FULL_NAME_MAX],
-            kind=_new_venue_kind(entry, full_name),
+            short_name=proposed.short_name,
+            full_name=proposed.full_name,
+            kind=proposed.kind,
+            candidates=tuple(found),
         )
 
 
-def _split_abbreviation(text: str) -> tuple[str, str]:
-    """ "Full Name (ABBR '24)" is ("Full Name", "ABBR"); other text is (text, "")."""
-    match = PARENTHESIZED.fullmatch(text)
-    if not match:
-        return text, ""
-    short = re.sub(r"\s*['’]?(?:\d{4}|\d{2})$", "", match["short"].strip())
-    words = short.split()
-    if words and all("&" in word or sum(char.isupper() for char in word) >= 2 for word in words):
-        return match["full"], short
-    return text, ""
-
-
-def _venue_key(name: str) -> str:
-    """A venue's full name without "Proceedings of the", ordinals, years or punctuation."""
-    key = normalize_title(name)
-    key = re.sub(r"^(?:in )?(?:proceedings|proc) (?:of )?(?:the )?", "", key)
-    key = re.sub(r"\b(?:\d+(?:st|nd|rd|th)|\d{4}|\d{2})\b", " ", key)
-    return " ".join(key.split())
-
-
-def _new_venue_kind(entry: BibEntry, name: str) -> str:
-    lowered = name.casefold()
-    if "arxiv" in lowered or entry.eprint_type or entry.entry_type in PREPRINT_TYPES:
+def _entry_venue_kind(entry: BibEntry) -> str | None:
+    """What the entry's type says a venue it names is; None when it says nothing."""
+    if entry.eprint_type or entry.entry_type in PREPRINT_TYPES:
         return Venue.Kind.PREPRINT_SERVER
     if entry.entry_type in PROCEEDINGS_TYPES:
-        return Venue.Kind.WORKSHOP if "workshop" in lowered else Venue.Kind.CONFERENCE
+        return Venue.Kind.CONFERENCE
     if entry.entry_type == "article":
         return Venue.Kind.JOURNAL
-    return Venue.Kind.OTHER
+    return None
 
 
 # Importing -------------------------------------------------------------------------------------
@@ -662,7 +671,7 @@ class ImportResult:
 
 @transaction.atomic
 def import_bibtex(*, text: str, keys: Collection[str] | None = None) -> ImportResult:
-    """Import the entries with these keys (every new entry and update when None), or none.
+    """Import the entries with these keys (those ticked by default when None), or none.
 
     The text is read and reviewed again here, inside the transaction, so what is imported is
     decided from the file and the database as they are now, never from an earlier page.
@@ -673,7 +682,7 @@ def import_bibtex(*, text: str, keys: Collection[str] | None = None) -> ImportRe
             "Nothing was imported: the file has problems. Fix them and upload it again.",
             review=review,
         )
-    chosen = set(review.importable_keys if keys is None else keys)
+    chosen = set(review.ticked_keys if keys is None else keys)
     by_key = {item.entry.key: item for item in review.entries}
     stale = sorted(key for key in chosen if key not in by_key or not by_key[key].importable)
     if stale:

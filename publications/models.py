@@ -6,6 +6,7 @@ from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
 from people.models import Person
+from publications.venue_names import aliases_from_text
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
 # (migration 0002), so the index serves the search.
@@ -34,6 +35,13 @@ class Venue(models.Model):
         help_text='e.g. "USENIX Symposium on Networked Systems Design and Implementation".',
     )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CONFERENCE)
+    aliases = models.TextField(
+        blank=True,
+        help_text=(
+            'Other names BibTeX files give this venue, one a line (e.g. "NIPS" for NeurIPS, '
+            '"CoRR" for arXiv). The BibTeX import recognises the venue by them.'
+        ),
+    )
 
     objects = VenueQuerySet.as_manager()
     history = HistoricalRecords()
@@ -53,6 +61,10 @@ class Venue(models.Model):
 
     def natural_key(self):
         return (self.short_name,)
+
+    @property
+    def alias_list(self) -> tuple[str, ...]:
+        return aliases_from_text(self.aliases)
 
     @property
     def display_name(self) -> str:

@@ -729,7 +729,7 @@ def _full_name(name: str) -> str:
     stripped = name[prefix.end() :] if prefix else name
     is_meeting = bool(MEETING_TEXT.search(name))
     edition_follows = bool(prefix) and bool(EDITION.match(stripped) or YEAR.match(stripped))
-    cited = bool(prefix) and bool(CITED_PROCEEDINGS.match(prefix[0]))
+    cited = prefix is not None and bool(CITED_PROCEEDINGS.match(prefix[0]))
     if is_meeting or edition_follows or cited:
         name = EDITION.sub(" ", stripped)
     name = LONE_NUMBER.sub(" ", YEAR.sub(" ", name))

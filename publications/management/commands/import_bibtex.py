@@ -41,8 +41,13 @@ class Command(BaseCommand):
         if dry_run:
             self.stdout.write("Dry run: nothing was imported.")
             return
-        if not review.importable_keys:
-            self.stdout.write("Nothing to import.")
+        if not review.ticked_keys:
+            self.stdout.write(
+                "Nothing to import by default: import entries that move a paper to another "
+                "venue from the admin's review page, where each is ticked by hand."
+                if review.importable_keys
+                else "Nothing to import."
+            )
             return
         try:
             result = import_bibtex(text=text)
@@ -73,6 +78,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"    {item.describe()}")
             for warning in entry.warnings:
                 self.stdout.write(f"    note: {warning}")
+            for note in item.venue_notes():
+                self.stdout.write(f"    note: {note}")
         for problem in review.all_problems:
             self.stdout.write(self.style.ERROR(f"problem: {problem}"))
         self.stdout.write(review.summary())
