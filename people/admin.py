@@ -4,6 +4,7 @@ from django.db.models import Count
 from django.utils.html import format_html
 
 from directory.history import HistoryAdmin
+from directory.ordered_admin import OrderedStackedInline, OrderedTabularInline
 from directory.roles import is_editor
 from directory.scoped_admin import MemberScopedAdmin
 from people import photos
@@ -34,8 +35,7 @@ class RoleGroupAdmin(HistoryAdmin):
         return group.member_count
 
 
-class EntryInline(admin.StackedInline):
-    extra = 0
+class EntryInline(OrderedStackedInline):
     classes = ["collapse"]
 
 
@@ -53,28 +53,24 @@ class ExperienceInline(PeriodInline):
     fields = [*PeriodInline.fields, ("title", "organization"), "location", "description"]
 
 
-class TeachingInline(admin.TabularInline):
+class TeachingInline(OrderedTabularInline):
     model = Teaching
-    extra = 0
     fields = ["position", "role", "course", "institution", "term"]
 
 
-class ServiceInline(admin.TabularInline):
+class ServiceInline(OrderedTabularInline):
     model = Service
-    extra = 0
     fields = ["position", "role", "details", "date"]
 
 
-class AwardInline(admin.TabularInline):
+class AwardInline(OrderedTabularInline):
     model = Award
-    extra = 0
     fields = ["position", "title", "details", "date"]
 
 
-class PersonLinkInline(admin.TabularInline):
+class PersonLinkInline(OrderedTabularInline):
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     model = PersonLink
-    extra = 0
     fields = ["position", "kind", "url", "label"]
 
 
