@@ -6,3 +6,6 @@ class DirectoryConfig(AppConfig):
 
     name = "directory"
     verbose_name = "Site"
+
+    def ready(self):
+        from directory import versions  # noqa: F401  (connects its signal receivers)

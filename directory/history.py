@@ -1,32 +1,39 @@
-"""Change history in the admin, through django-simple-history.
+"""Change history in the admin, through django-simple-history and directory/versions.py.
 
 Every save made in the admin is kept with who made it and when. An object's History page
-lists its versions with the fields each one changed (old → new); opening a version and
-pressing "Revert" restores it. A deleted object stays in its history: the changelist's
-"Recover deleted" page lists them, and reverting one recreates it together with the inline
-rows (CV entries, authors, awards, links) that were deleted with it.
+lists its versions with what each changed, in words ("Visible on the site: no → yes"),
+its parts included (a paper's authors, a person's CV entries). Opening a version shows it
+with its parts; "Revert" restores both. A deleted object stays in its history: the
+changelist's "Recover deleted" page lists them, and reverting one recreates it with its
+parts and with the links that pointed at it (author rows, news items, group members).
+
+A bad id anywhere in an admin URL is a 404, never a 500 or a redirect to the index.
 """
 
 from datetime import timedelta
 
-from django.contrib.admin.utils import quote
-from django.core.exceptions import PermissionDenied
-from django.dispatch import Signal
+from django.contrib import messages
+from django.contrib.admin.utils import quote, unquote
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from simple_history.admin import SimpleHistoryAdmin
 
-# Inline rows deleted by the same cascade are recorded within moments of their parent.
+from directory import versions
+
+# Inline rows deleted by the same cascade are recorded within moments of their parent; used
+# for objects deleted before deletions had snapshots.
 CASCADE_WINDOW = timedelta(minutes=1)
 DELETED_LISTED = 200
-
-# Sent with `instance` after a deleted object is recreated from its history, with its inline
-# rows. Apps above the object's app restore what of theirs pointed at it (publications/receivers.py).
-object_recovered = Signal()
 
 
 class HistoryAdmin(SimpleHistoryAdmin):
     change_list_template = "admin/history_change_list.html"
+    object_history_template = "admin/history/object_history.html"
+    object_history_list_template = "admin/history/object_history_list.html"
+    object_history_form_template = "admin/history/object_history_form.html"
 
     def get_urls(self):
         deleted = self.admin_site.admin_view(self.deleted_view)
@@ -36,6 +43,26 @@ class HistoryAdmin(SimpleHistoryAdmin):
     def admin_url(self, view: str, *args) -> str:
         name = f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_{view}"
         return reverse(name, args=args)
+
+    # Ids ---------------------------------------------------------------------------------
+
+    def valid_id(self, object_id, field=None):
+        """The id as its field reads it; a 404 for an id the field cannot read ("abc")."""
+        field = field or self.opts.pk
+        try:
+            return field.to_python(unquote(str(object_id)))
+        except (ValidationError, ValueError, TypeError):
+            raise Http404(f"No {self.opts.verbose_name} has the id “{object_id}”.") from None
+
+    def get_object(self, request, object_id, from_field=None):
+        field = self.opts.pk if from_field is None else self.opts.get_field(from_field)
+        self.valid_id(object_id, field)
+        found = super().get_object(request, object_id, from_field)
+        if found is None:
+            raise Http404(f"No {self.opts.verbose_name} has the id “{object_id}”.")
+        return found
+
+    # Lists and recovery ------------------------------------------------------------------
 
     def can_recover(self, request) -> bool:
         return self.has_add_permission(request) and self.has_delete_permission(request)
@@ -70,15 +97,131 @@ class HistoryAdmin(SimpleHistoryAdmin):
         }
         return TemplateResponse(request, "admin/recover_deleted.html", context)
 
+    # The history page --------------------------------------------------------------------
+
+    def history_view(self, request, object_id, extra_context=None):
+        self.valid_id(object_id)
+        return super().history_view(request, object_id, extra_context)
+
+    def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
+        """Each version on the page gets `changes_in_words`: its own fields, then its parts,
+        compared with the version before it (fetched when it is on the next page)."""
+        records = list(historical_records)
+        if not records:
+            return
+        oldest = records[-1]
+        before_oldest = (
+            self.model.history.filter(
+                **{self.opts.pk.attname: getattr(oldest, self.opts.pk.attname)},
+                history_date__lt=oldest.history_date,
+            )
+            .order_by("-history_date", "-history_id")
+            .first()
+        )
+        chain = [*records, before_oldest] if before_oldest else records
+        snapshots = versions.snapshots_of(self.model, chain)
+        labels = versions.Labels()
+        for newer, older in zip(chain, chain[1:], strict=False):
+            words = versions.field_changes(newer, older)
+            new, old = snapshots.get(newer.history_id), snapshots.get(older.history_id)
+            if new and old:
+                words += versions.part_changes(self.model, new.parts, old.parts, labels)
+            newer.changes_in_words = words
+
+    def history_view_title(self, request, obj):
+        return f"History of {obj}"
+
+    # A version, and reverting to it ------------------------------------------------------
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        object_id = self.valid_id(object_id)
+        try:
+            version_id = int(version_id)
+        except ValueError:
+            raise Http404(f"There is no version “{version_id}”.") from None
+        record = get_object_or_404(
+            self.model.history, **{self.opts.pk.attname: object_id, "history_id": version_id}
+        )
+        snapshot = versions.snapshot_of(record)
+        request.history_version = record
+        request.history_snapshot = snapshot
+        parts = versions.parts_in_words(self.model, snapshot.parts) if snapshot else []
+        context = {
+            "version_parts": parts,
+            "part_names": [name.lower() for name, _ in parts],
+            "is_deleted": not self.model._default_manager.filter(pk=object_id).exists(),
+            **(extra_context or {}),
+        }
+        return super().history_form_view(request, object_id, version_id, context)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """On a version's page the many-to-many fields show the version's, so reverting
+        brings them back too (django-simple-history shows today's)."""
+        form = super().get_form(request, obj, change=change, **kwargs)
+        snapshot = getattr(request, "history_snapshot", None)
+        many = [field.name for field in self.opts.many_to_many if field.name in form.base_fields]
+        if snapshot is None or not many:
+            return form
+        links = snapshot.links
+
+        class VersionForm(form):  # type: ignore[valid-type,misc]
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                for name in many:
+                    if name in links:
+                        self.initial[name] = links[name]
+
+        return VersionForm
+
     def save_model(self, request, obj, form, change):
-        recovering = change and not self.model._default_manager.filter(pk=obj.pk).exists()
+        version = getattr(request, "history_version", None)
+        if version is None:
+            super().save_model(request, obj, form, change)
+            return
+        recovering = not self.model._default_manager.filter(pk=obj.pk).exists()
+        self.keep_existing_files(request, obj)
         super().save_model(request, obj, form, change)
-        if recovering:
+        snapshot = request.history_snapshot
+        if snapshot is not None:
+            versions.restore_parts(obj, snapshot.parts)
+            if recovering:
+                versions.restore_links(obj, snapshot.links)
+        elif recovering:
             self.recover_inline_rows(obj)
-            object_recovered.send(sender=self.model, instance=obj)
+
+    def keep_existing_files(self, request, obj) -> None:
+        """A version may name a photo whose file was deleted when it was replaced: the file
+        saved now is kept instead (or none), never a broken image."""
+        missing = versions.missing_files(obj)
+        if not missing:
+            return
+        saved = self.model._default_manager.filter(pk=obj.pk).first()
+        for field in missing:
+            current = getattr(saved, field.attname, "") if saved is not None else ""
+            if current and not field.storage.exists(str(current)):
+                current = ""
+            setattr(obj, field.attname, current)
+        if any(field.editable for field in missing):
+            names = ", ".join(str(field.verbose_name) for field in missing if field.editable)
+            self.message_user(
+                request,
+                f"The file of that version's {names} no longer exists: "
+                + ("the current one is kept." if saved is not None else "it is left empty."),
+                messages.WARNING,
+            )
+
+    def log_addition(self, request, obj, message):
+        """Called once the inlines are saved too: the version now gets its parts."""
+        versions.record_snapshot(obj)
+        return super().log_addition(request, obj, message)
+
+    def log_change(self, request, obj, message):
+        versions.record_snapshot(obj)
+        return super().log_change(request, obj, message)
 
     def recover_inline_rows(self, obj) -> None:
-        """Recreate the rows of each inline that were deleted together with `obj`."""
+        """For objects deleted before deletions had snapshots: recreate the rows of each
+        inline that were deleted within moments of `obj`."""
         deletion = (
             self.model.history.filter(history_type="-", **{self.opts.pk.attname: obj.pk})
             .order_by("-history_date")
@@ -86,15 +229,9 @@ class HistoryAdmin(SimpleHistoryAdmin):
         )
         if deletion is None:
             return
-        for inline in self.inlines:
-            child = inline.model
-            if not hasattr(child, "history"):
-                continue
-            parent_field = next(
-                field.attname
-                for field in child._meta.fields
-                if field.is_relation and field.related_model is self.model
-            )
+        for relation in versions.part_relations(self.model):
+            child = relation.related_model
+            parent_field = relation.field.attname
             records = child.history.filter(
                 history_type="-",
                 history_date__gte=deletion.history_date - CASCADE_WINDOW,

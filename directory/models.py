@@ -17,6 +17,7 @@ class PublicPage(models.Model):
     slug: str  # each model declares its slug field
 
     is_published = models.BooleanField(
+        "visible on the site",
         default=True,
         help_text="Untick to keep it as a draft: hidden from every public page, feed and export.",
     )
@@ -110,3 +111,28 @@ class Lab(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class HistorySnapshot(models.Model):
+    """What belonged to an object and what pointed at it, at one version of its history.
+
+    django-simple-history keeps each model's own fields per version; this keeps the rest of
+    the object as staff see it (directory/versions.py): its parts (a paper's authors, awards
+    and links; a person's CV entries and links), each as Django serializes it, and the rows
+    that linked to it (author rows naming a person, news items about it), by primary key.
+    A revert restores the parts; recovering a deleted object restores both.
+    """
+
+    model = models.CharField(max_length=100, help_text='The versioned model, e.g. "people.person".')
+    history_id = models.BigIntegerField(help_text="The version: the historical record's id.")
+    parts = models.JSONField(default=dict, blank=True)
+    links = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            # A version has one snapshot; the history pages look them up by version.
+            models.UniqueConstraint(fields=["model", "history_id"], name="snapshot_per_version"),
+        ]
+
+    def __str__(self):
+        return f"{self.model} version {self.history_id}"

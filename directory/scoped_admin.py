@@ -1,6 +1,7 @@
 """The admin as a member sees it: their own rows only (roles in directory/roles.py)."""
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
 from directory.history import HistoryAdmin
 from directory.roles import is_editor, person_of
@@ -27,20 +28,18 @@ class MemberScopedAdmin(HistoryAdmin):
         return self.member_queryset(queryset, person)
 
     def get_object(self, request, object_id, from_field=None):
-        found = super().get_object(request, object_id, from_field)
-        if found is None and not is_editor(request.user):
-            field = (
-                self.model._meta.pk
-                if from_field is None
-                else self.model._meta.get_field(from_field)
-            )
-            try:
-                exists = self.model._default_manager.filter(**{field.name: object_id}).exists()
-            except (ValueError, TypeError):
-                exists = False
-            if exists:
-                raise PermissionDenied
-        return found
+        field = (
+            self.model._meta.pk if from_field is None else self.model._meta.get_field(from_field)
+        )
+        value = self.valid_id(object_id, field)
+        try:
+            return super().get_object(request, object_id, from_field)
+        except Http404:
+            if is_editor(request.user):
+                raise
+            if self.model._default_manager.filter(**{field.name: value}).exists():
+                raise PermissionDenied from None
+            raise
 
     def is_own(self, request, obj) -> bool:
         if obj is None or is_editor(request.user):

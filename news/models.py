@@ -46,7 +46,10 @@ class NewsItem(PublicPage):
 
     title = models.CharField(max_length=300)
     slug = models.SlugField(
-        max_length=200, unique=True, help_text="The item's address: /news/slug/."
+        "web address (slug)",
+        max_length=200,
+        unique=True,
+        help_text="The item's address: /news/slug/.",
     )
     date = PartialDateField(help_text='As precise as known: "2026", "May 2026" or "25 Jul 2026".')
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.NEWS)

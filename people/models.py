@@ -21,7 +21,9 @@ class RoleGroup(models.Model):
         max_length=100, unique=True, help_text='Shown as a heading, e.g. "PhD Students".'
     )
     slug = models.SlugField(
-        unique=True, help_text="Used in the directory's address: /people/?group=slug."
+        "web address (slug)",
+        unique=True,
+        help_text="Used in the directory's address: /people/?group=slug.",
     )
     position = models.PositiveSmallIntegerField(
         default=0, help_text="Groups are listed from the smallest number to the largest."
@@ -35,7 +37,7 @@ class RoleGroup(models.Model):
 
     class Meta:
         ordering = ["is_alumni", "position", "name"]
-        verbose_name = "role group"
+        verbose_name = "directory section"
 
     def __str__(self):
         return self.name
@@ -72,9 +74,12 @@ class Person(PublicPage):
     url_name = "people:detail"
 
     name = models.CharField(max_length=200, help_text="The name as the person writes it.")
-    slug = models.SlugField(unique=True, help_text="The profile's address: /people/slug/.")
+    slug = models.SlugField(
+        "web address (slug)", unique=True, help_text="The profile's address: /people/slug/."
+    )
     role_group = models.ForeignKey(
         RoleGroup,
+        verbose_name="directory section",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -108,7 +113,10 @@ class Person(PublicPage):
     photo_thumbnail = models.ImageField(upload_to="people/", blank=True, editable=False)
     photo_thumbnail_large = models.ImageField(upload_to="people/", blank=True, editable=False)
     photo_alt = models.CharField(
-        max_length=300, blank=True, help_text="Describes the photo for people who cannot see it."
+        "photo description for screen readers",
+        max_length=300,
+        blank=True,
+        help_text="Describes the photo for people who cannot see it.",
     )
     aliases = models.TextField(
         blank=True,

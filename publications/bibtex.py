@@ -34,8 +34,10 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.text import slugify
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from simple_history.utils import bulk_create_with_history
 
 from directory.text import fold
+from directory.versions import record_snapshot
 from people.models import Person
 from publications.models import Authorship, Publication, PublicationLink, Venue
 from publications.services import match_member, member_name_index
@@ -43,6 +45,9 @@ from publications.venue_names import KnownVenue, VenueMatcher
 
 # An upload larger than this is refused before it is read: a lab's whole list is far smaller.
 MAX_BIBTEX_BYTES = 2 * 1024 * 1024
+
+# The reason each version an import makes is recorded with, in the history pages.
+IMPORTED = "Imported from BibTeX"
 
 # Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
 RESERVED_SLUGS = {"export", "feed"}
@@ -722,15 +727,17 @@ def _venue_for(match: VenueMatch | None, new_venues: dict[str, Venue]) -> Venue 
     key = match.short_name.casefold()
     if key not in new_venues:
         venue = Venue.objects.filter(short_name__iexact=match.short_name).first()
-        new_venues[key] = venue or Venue.objects.create(
-            short_name=match.short_name, full_name=match.full_name, kind=match.kind
-        )
+        if venue is None:
+            venue = Venue(short_name=match.short_name, full_name=match.full_name, kind=match.kind)
+            venue._change_reason = IMPORTED
+            venue.save()
+        new_venues[key] = venue
     return new_venues[key]
 
 
 def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) -> Publication:
     entry = item.entry
-    publication = Publication.objects.create(
+    publication = Publication(
         title=entry.title,
         slug=_unique_slug(entry.title, taken_slugs),
         year=entry.year,
@@ -740,20 +747,29 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         doi=entry.doi,
         abstract=entry.abstract,
     )
-    Authorship.objects.bulk_create(
-        Authorship(
-            publication=publication, position=position, name=author.name, person=author.member
-        )
-        for position, author in enumerate(item.authors, start=1)
+    publication._change_reason = IMPORTED
+    publication.save()
+    bulk_create_with_history(
+        [
+            Authorship(
+                publication=publication, position=position, name=author.name, person=author.member
+            )
+            for position, author in enumerate(item.authors, start=1)
+        ],
+        Authorship,
+        default_change_reason=IMPORTED,
     )
     if entry.url:
         is_pdf = entry.url.lower().endswith(".pdf")
-        PublicationLink.objects.create(
+        link = PublicationLink(
             publication=publication,
             position=1,
             kind=PublicationLink.Kind.PDF if is_pdf else PublicationLink.Kind.OTHER,
             url=entry.url,
         )
+        link._change_reason = IMPORTED
+        link.save()
+    record_snapshot(publication)  # its first version, with the authors and link just made
     return publication
 
 
@@ -762,7 +778,9 @@ def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
     values = {"year": item.entry.year, "venue": venue, "doi": item.entry.doi, "type": item.type}
     for change in item.changes:
         setattr(publication, change.field, values[change.field])
+    publication._change_reason = IMPORTED
     publication.save(update_fields=[change.field for change in item.changes])
+    record_snapshot(publication)
     return publication
 
 

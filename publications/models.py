@@ -139,11 +139,14 @@ class Publication(PublicPage):
 
     class Status(models.TextChoices):
         PUBLISHED = "published", "Published"
-        ACCEPTED = "accepted", "Accepted"
+        ACCEPTED = "accepted", "Accepted, to appear"
 
     title = models.CharField(max_length=500)
     slug = models.SlugField(
-        max_length=200, unique=True, help_text="The page's address: /publications/slug/."
+        "web address (slug)",
+        max_length=200,
+        unique=True,
+        help_text="The page's address: /publications/slug/.",
     )
     year = models.PositiveSmallIntegerField(
         null=True,
@@ -155,7 +158,14 @@ class Publication(PublicPage):
         Venue, on_delete=models.PROTECT, null=True, blank=True, related_name="publications"
     )
     type = models.CharField(max_length=20, choices=Type.choices, default=Type.CONFERENCE_PAPER)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PUBLISHED)
+    status = models.CharField(
+        "publication stage",
+        max_length=20,
+        choices=Status.choices,
+        default=Status.PUBLISHED,
+        help_text="Published, or accepted and still to appear. Whether the site shows it is "
+        '"Visible on the site".',
+    )
     is_featured = models.BooleanField(
         "featured", default=False, help_text="Shown on the home page."
     )
@@ -243,6 +253,7 @@ class Authorship(PublicationPart):
     name = models.CharField(max_length=200, help_text="The name as printed in the paper.")
     person = models.ForeignKey(
         Person,
+        verbose_name="lab member",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -256,6 +267,7 @@ class Authorship(PublicationPart):
     objects = AuthorshipQuerySet.as_manager()  # type: ignore[misc]
 
     class Meta(PublicationPart.Meta):
+        verbose_name = "author"
         indexes = [
             # A member's publication list and the author filter look authorships up by person.
             models.Index(fields=["person", "publication"], name="authorship_person_publication"),

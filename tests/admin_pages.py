@@ -25,9 +25,10 @@ def _form_data(form) -> dict:
 
 
 def change_form_data(response) -> dict:
-    """The main form and every inline of an admin change page, as the page would post them."""
+    """The main form and every inline of an admin change page (or of a version's page, which
+    has no inlines), as the page would post them."""
     data = _form_data(response.context["adminform"].form)
-    for inline in response.context["inline_admin_formsets"]:
+    for inline in response.context.get("inline_admin_formsets", []):
         formset = inline.formset
         management = formset.management_form
         for name in management.fields:

@@ -21,9 +21,9 @@ def editor_page(browser, site_url):
     csp_errors = []
     page.on(
         "console",
-        lambda message: csp_errors.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            csp_errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     page.goto("/admin/login/")
     page.get_by_label("Username").fill(STAFF_USER)
