@@ -90,7 +90,11 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The project package, for its commands: first, so that its createsuperuser (which checks
+    # the password validators with --noinput too) replaces django.contrib.auth's.
+    "config",
+    # django.contrib.admin, with the lab's admin site (directory/admin_site.py).
+    "directory.apps.LabAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -102,12 +106,11 @@ INSTALLED_APPS = [
     "axes",
     "simple_history",
     # The shared base (app label kept from the first version, so no migration moves), then the
-    # apps from the bottom up, then the project package for its `seed` command.
+    # apps from the bottom up.
     "directory",
     "people",
     "publications",
     "news",
-    "config",
 ]
 
 MIDDLEWARE = [
@@ -192,6 +195,10 @@ STORAGES = {
 }
 
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
+
+# Whether a paper a member adds waits, as a draft, until an editor publishes it (listed for
+# editors on the admin's index), or is on the site at once. The lab's choice (README, "Staff").
+MEMBER_PAPERS_WAIT_FOR_EDITOR = env_bool("MEMBER_PAPERS_WAIT_FOR_EDITOR", default=True)
 
 # Uploaded photos larger than this are refused before Pillow looks at them.
 PHOTO_MAX_BYTES = env_int("PHOTO_MAX_BYTES", 8 * 1024 * 1024)

@@ -62,6 +62,27 @@ class HistoryAdmin(SimpleHistoryAdmin):
             raise Http404(f"No {self.opts.verbose_name} has the id “{object_id}”.")
         return found
 
+    # Sections ----------------------------------------------------------------------------
+
+    def get_inline_formsets(self, request, formsets, inline_instances, obj=None):
+        """A section that folds ("collapse") says how many entries it has, "Education (2)",
+        and is open when it has any: filled sections must not look empty."""
+        inline_admin_formsets = super().get_inline_formsets(
+            request, formsets, inline_instances, obj
+        )
+        for inline_admin_formset in inline_admin_formsets:
+            inline = inline_admin_formset.opts
+            if "collapse" not in (inline.classes or []):
+                continue
+            count = inline_admin_formset.formset.initial_form_count()
+            inline.verbose_name_plural = f"{inline.verbose_name_plural} ({count})"
+            if count:
+                classes = inline_admin_formset.classes.split()
+                inline_admin_formset.classes = " ".join(
+                    name for name in classes if name != "collapse"
+                )
+        return inline_admin_formsets
+
     # Lists and recovery ------------------------------------------------------------------
 
     def can_recover(self, request) -> bool:

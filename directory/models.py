@@ -101,7 +101,8 @@ class Lab(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        verbose_name = "lab"
+        verbose_name = "lab settings"
+        verbose_name_plural = "lab settings"
         # The editor's role (directory/roles.py): the Editors group grants it.
         permissions = [("edit_all", "Edit every profile, publication and news item")]
         constraints = [

@@ -23,8 +23,8 @@ from django.forms.models import BaseInlineFormSet
 # in about a second however long the list is (benchmarks/admin_authors.py measures it).
 ROWS_PER_PAGE = 50
 POSITION_MAX = 32767  # PositiveSmallIntegerField
+# Its styles are in lab-admin/css/admin.css, which every admin page loads.
 ORDERED_ROWS_MEDIA = forms.Media(
-    css={"all": ["lab-admin/css/admin.css"]},
     js=["lab-admin/vendor/sortable/Sortable.min.js", "lab-admin/js/ordered-rows.js"],
 )
 

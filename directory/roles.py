@@ -7,7 +7,8 @@ every permission): they edit everything. Members have a login linked to their Pe
 the publications they author, and nothing else.
 """
 
-EDIT_ALL = "directory.edit_all"
+EDIT_ALL_CODENAME = "edit_all"
+EDIT_ALL = f"directory.{EDIT_ALL_CODENAME}"
 
 
 def is_editor(user) -> bool:

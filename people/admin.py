@@ -5,7 +5,7 @@ from django.utils.html import format_html
 
 from directory.history import HistoryAdmin
 from directory.ordered_admin import OrderedStackedInline, OrderedTabularInline
-from directory.roles import is_editor
+from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from people import photos
 from people.forms import PersonForm
@@ -55,22 +55,26 @@ class ExperienceInline(PeriodInline):
 
 class TeachingInline(OrderedTabularInline):
     model = Teaching
+    classes = ["collapse"]
     fields = ["position", "role", "course", "institution", "term"]
 
 
 class ServiceInline(OrderedTabularInline):
     model = Service
+    classes = ["collapse"]
     fields = ["position", "role", "details", "date"]
 
 
 class AwardInline(OrderedTabularInline):
     model = Award
+    classes = ["collapse"]
     fields = ["position", "title", "details", "date"]
 
 
 class PersonLinkInline(OrderedTabularInline):
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     model = PersonLink
+    classes = ["collapse"]
     fields = ["position", "kind", "url", "label"]
 
 
@@ -105,6 +109,17 @@ class PersonAdmin(MemberScopedAdmin):
 
     def member_queryset(self, queryset, person):
         return queryset.filter(pk=person.pk)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """A member's own profile is "Edit my profile", with their papers a click away."""
+        person = person_of(request.user)
+        if person is not None and str(person.pk) == str(object_id):
+            extra_context = {
+                "title": "Edit my profile",
+                "own_profile": True,
+                **(extra_context or {}),
+            }
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def get_readonly_fields(self, request, obj=None):
         readonly = super().get_readonly_fields(request, obj)

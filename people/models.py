@@ -134,7 +134,7 @@ class Person(PublicPage):
         verbose_name="login",
         help_text=(
             "The staff login that may edit this profile and this person's publications. "
-            "Put the login in the Members group. Only editors can change this."
+            "Put the login in the Member logins group. Only editors can change this."
         ),
     )
 

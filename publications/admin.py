@@ -1,49 +1,114 @@
 import hashlib
 
+from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
 from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.shortcuts import redirect
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.crypto import constant_time_compare
 
 from directory.history import HistoryAdmin
 from directory.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTabularInline
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
-from publications.bibtex import ImportRefused, Review, import_bibtex, review_bibliography
+from directory.versions import record_snapshot
+from publications.bibtex import (
+    ImportRefused,
+    Review,
+    VenueIndex,
+    import_bibtex,
+    review_bibliography,
+)
 from publications.forms import BibtexImportForm
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
-from publications.services import link_authors_to_members, match_member, member_name_index
+from publications.services import (
+    answer_proposal,
+    link_authors_to_members,
+    match_member,
+    member_name_index,
+)
 
 # The uploaded text waits in the session between the review and the confirmation: the page only
 # carries its digest, so what is imported is the file that was reviewed, read again.
 IMPORT_SESSION_KEY = "publications:bibtex-import"
+# Rows of each kind the editors' index lists as waiting for them.
+WAITING_LISTED = 20
+
+
+class VenueForm(forms.ModelForm):
+    """A new venue that is an existing one under another name is refused, with the name to
+    choose: two venues would split its papers (the BibTeX import's matcher decides)."""
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.instance.pk is not None:
+            return cleaned
+        index = VenueIndex(Venue.objects.all())
+        for field in ("short_name", "full_name"):
+            if text := cleaned.get(field):
+                found = index.candidates(text)
+                if found:
+                    names = " or ".join(venue.display_name for venue in found)
+                    raise forms.ValidationError(
+                        f"“{text}” is already here: {names}. Choose it for the paper instead; "
+                        "ask an editor to add this name to its aliases if it is missing."
+                    )
+        return cleaned
 
 
 @admin.register(Venue)
 class VenueAdmin(HistoryAdmin):
+    """Members may propose a venue (add one) from a paper's form; editors change them."""
+
+    form = VenueForm
     list_display = ["short_name", "full_name", "kind"]
     list_filter = ["kind"]
     search_fields = ["short_name", "full_name", "aliases"]
+    fields = ["short_name", "full_name", "kind", "aliases"]
 
 
 class MemberAuthorshipFormSet(OrderedRowFormSet):
-    """A member may link an author to themselves, or to the member whose name or alias the
-    printed name is; linking a paper to any other profile is an editor's decision."""
+    """Who may link an author row to which profile.
+
+    A member links rows to themselves, and may take a row off their own profile; it then
+    stays off (`link_declined`), whatever the next save links by name. A member naming
+    another member proposes the link to them (`proposed_person`): which papers a profile
+    lists is its owner's decision, or an editor's. Editors link and unlink as they like; an
+    unlink of theirs stays too.
+    """
 
     member = None  # set per request by AuthorshipInline for members
 
     def clean(self):
         super().clean()
-        if self.member is None:
-            return
         index = member_name_index()
+        self.proposals = []
         for form in self.forms:
+            if form in self.deleted_forms or not form.is_valid():
+                continue
+            if "person" not in form.changed_data:
+                continue
+            before = form.initial.get("person")
             person = form.cleaned_data.get("person")
-            if "person" not in form.changed_data or person in (None, self.member):
+            instance = form.instance
+            if self.member is not None and before not in (None, self.member.pk):
+                form.add_error(
+                    "person",
+                    "This author is linked to another member's profile: only they, or an "
+                    "editor, can change that.",
+                )
+                continue
+            if person is None:
+                instance.link_declined = before is not None
+                continue
+            instance.link_declined = False
+            instance.proposed_person = None
+            if self.member is None or person == self.member:
                 continue
             if match_member(form.cleaned_data.get("name", ""), index) != person:
                 form.add_error(
@@ -51,6 +116,9 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
                     f"“{form.cleaned_data.get('name')}” is not {person}'s name: leave the "
                     "member empty, or ask an editor.",
                 )
+                continue
+            instance.person, instance.proposed_person = None, person
+            self.proposals.append(instance)
 
 
 class AuthorForm(OrderedRowForm):
@@ -89,11 +157,21 @@ class AuthorshipInline(OrderedTabularInline):
     form = AuthorForm
     verbose_name_plural = "authors (in order)"
     extra = 1
-    fields = ["position", "name", "person", "equal_contribution"]
+    fields = ["position", "name", "person", "link_status", "equal_contribution"]
+    readonly_fields = ["link_status"]
     autocomplete_fields = ["person"]
 
+    @admin.display(description="link")
+    def link_status(self, authorship):
+        """Why a row with a member's name is not linked to them."""
+        if authorship.proposed_person_id:
+            return f"Waiting for {authorship.proposed_person} to confirm"
+        if authorship.link_declined:
+            return "Kept off a member's profile"
+        return ""
+
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("person")
+        return super().get_queryset(request).select_related("person", "proposed_person")
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -161,8 +239,14 @@ class PublicationAdmin(MemberScopedAdmin):
 
     def get_urls(self):
         import_view = self.admin_site.admin_view(self.import_bibtex_view)
+        answer = self.admin_site.admin_view(self.answer_proposal_view)
         return [
             path("import-bibtex/", import_view, name="publications_publication_import_bibtex"),
+            path(
+                "authors/<int:authorship_id>/answer/",
+                answer,
+                name="publications_publication_answer_proposal",
+            ),
             *super().get_urls(),
         ]
 
@@ -248,25 +332,114 @@ class PublicationAdmin(MemberScopedAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         readonly = super().get_readonly_fields(request, obj)
-        # The home page's featured list is the lab's choice.
-        return readonly if is_editor(request.user) else [*readonly, "is_featured"]
+        if is_editor(request.user):
+            return readonly
+        # The home page's featured list is the lab's choice; so is publishing a member's
+        # paper, when the lab wants an editor to see it first.
+        wait = settings.MEMBER_PAPERS_WAIT_FOR_EDITOR
+        return [*readonly, "is_featured", *(["is_published"] if wait else [])]
 
     def changelist_view(self, request, extra_context=None):
-        extra_context = {**(extra_context or {}), "can_import": self.can_import(request)}
+        person = person_of(request.user)
+        proposals = (
+            Authorship.objects.filter(proposed_person=person).select_related("publication")
+            if person is not None
+            else []
+        )
+        extra_context = {
+            "can_import": self.can_import(request),
+            "proposals": proposals,
+            **(extra_context or {}),
+        }
         return super().changelist_view(request, extra_context)
+
+    def answer_proposal_view(self, request, authorship_id):
+        """The member another member named (or an editor) says whether the author is them."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        authorship = get_object_or_404(
+            Authorship.objects.select_related("proposed_person"), pk=authorship_id
+        )
+        person = person_of(request.user)
+        if authorship.proposed_person is None:
+            self.message_user(request, "This author was answered for already.", messages.INFO)
+            return redirect("admin:publications_publication_changelist")
+        if not (is_editor(request.user) or authorship.proposed_person == person):
+            raise PermissionDenied
+        accept = request.POST.get("answer") == "yes"
+        member = authorship.proposed_person
+        answer_proposal(authorship=authorship, accept=accept)
+        record_snapshot(authorship.publication)
+        self.message_user(
+            request,
+            f"“{authorship.publication}” is now on {member}'s profile."
+            if accept
+            else f"“{authorship.publication}” stays off {member}'s profile.",
+        )
+        return redirect("admin:publications_publication_changelist")
+
+    def waiting_for(self, request) -> list[dict]:
+        """For editors: members' papers waiting to be published, and authors a member named
+        as another member, waiting for that member's answer or an editor's. For a member:
+        the authors other members say are them."""
+        if not is_editor(request.user):
+            person = person_of(request.user)
+            if person is None:
+                return []
+            return [
+                {"title": f"{proposal.name} on “{proposal.publication}”", "url": ""}
+                for proposal in Authorship.objects.filter(proposed_person=person).select_related(
+                    "publication"
+                )
+            ]
+        waiting = [
+            {
+                "title": str(paper),
+                "url": reverse("admin:publications_publication_change", args=[paper.pk]),
+                "what": "A paper to publish",
+                "by": paper.submitted_by,
+            }
+            for paper in Publication.objects.waiting_for_editor()[:WAITING_LISTED]
+        ]
+        proposals = Authorship.objects.exclude(proposed_person=None).select_related(
+            "publication", "proposed_person"
+        )
+        waiting += [
+            {
+                "title": f"{proposal.name} on “{proposal.publication}”",
+                "url": reverse(
+                    "admin:publications_publication_change", args=[proposal.publication_id]
+                ),
+                "what": f"Is this {proposal.proposed_person}? Waiting for their answer",
+                "by": "",
+            }
+            for proposal in proposals[:WAITING_LISTED]
+        ]
+        return waiting
 
     def can_import(self, request) -> bool:
         """Editors only: an import creates publications that may be anybody's."""
         return is_editor(request.user) and self.has_add_permission(request)
 
+    def save_model(self, request, obj, form, change):
+        waits = not change and settings.MEMBER_PAPERS_WAIT_FOR_EDITOR
+        if waits and not is_editor(request.user):
+            obj.is_published = False
+            self.message_user(
+                request,
+                "Your paper is saved as a draft: an editor publishes it on the site. You can "
+                "preview it with “View on site”.",
+            )
+        super().save_model(request, obj, form, change)
+
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         person = person_of(request.user)
         publication = form.instance
-        if is_editor(request.user) or person is None:
+        if change or is_editor(request.user) or person is None:
             return
         if not publication.authorships.filter(person=person).exists():
-            # A member's own paper: without them among its authors they could not edit it.
+            # A member's new paper: without them among its authors they could not edit it.
             last = publication.authorships.aggregate(last=models.Max("position"))["last"] or 0
             Authorship.objects.create(
                 publication=publication, position=last + 1, name=person.name, person=person
@@ -275,11 +448,22 @@ class PublicationAdmin(MemberScopedAdmin):
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
-        if formset.model is Authorship:
-            linked = link_authors_to_members(form.instance.authorships.filter(person=None))
-            for authorship in linked:
+        if formset.model is not Authorship:
+            return
+        member = None if is_editor(request.user) else person_of(request.user)
+        changed = link_authors_to_members(
+            form.instance.authorships.filter(person=None), saved_by=member
+        )
+        for authorship in [*getattr(formset, "proposals", []), *changed]:
+            if authorship.person_id is not None:
                 self.message_user(
                     request, f"Linked author “{authorship.name}” to the member {authorship.person}."
+                )
+            else:
+                self.message_user(
+                    request,
+                    f"Asked {authorship.proposed_person} to confirm they are the author "
+                    f"“{authorship.name}”: the paper is on their profile once they do.",
                 )
 
 

@@ -624,11 +624,15 @@ class VenueIndex:
             for venue in self.venues.values()
         )
 
+    def candidates(self, text: str) -> list[Venue]:
+        """The venues `text` names: one is a match, more are ambiguous, none is a new one."""
+        return [self.venues[known.key] for known in self.matcher.candidates(text)]
+
     def match(self, entry: BibEntry) -> VenueMatch | None:
         text = entry.venue or entry.eprint_type
         if not text:
             return None
-        found = [self.venues[known.key] for known in self.matcher.candidates(text)]
+        found = self.candidates(text)
         if len(found) == 1:
             (venue,) = found
             return VenueMatch(venue, venue.short_name, venue.full_name, venue.kind)

@@ -1,3 +1,4 @@
+from django.contrib.auth import get_user_model
 from django.contrib.postgres.search import SearchVector
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -5,6 +6,7 @@ from simple_history.models import HistoricalRecords
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
+from directory.roles import EDIT_ALL_CODENAME
 from people.models import Person
 from publications.venue_names import aliases_from_text
 
@@ -107,6 +109,22 @@ class PublicationQuerySet(PublishableQuerySet):
             .exclude(pk=person.pk)
             .annotate(shared=models.Count("authorships__publication", distinct=True))
             .order_by("-shared", "name")
+        )
+
+    def waiting_for_editor(self):
+        """The drafts members added (their first version was saved by a member's login) that
+        no editor has published yet, with the member's name (`submitted_by`)."""
+        editors = (
+            models.Q(is_superuser=True)
+            | models.Q(groups__permissions__codename=EDIT_ALL_CODENAME)
+            | models.Q(user_permissions__codename=EDIT_ALL_CODENAME)
+        )
+        members = get_user_model().objects.filter(person__isnull=False).exclude(editors)
+        added = Publication.history.filter(history_type="+", history_user__in=members)
+        return self.filter(is_published=False, pk__in=added.values("id")).annotate(
+            submitted_by=models.Subquery(
+                added.filter(id=models.OuterRef("pk")).values("history_user__person__name")[:1]
+            )
         )
 
     def for_listing(self):
@@ -262,6 +280,22 @@ class Authorship(PublicationPart):
     )
     equal_contribution = models.BooleanField(
         default=False, help_text="Marked * in the paper: contributed equally."
+    )
+    proposed_person = models.ForeignKey(
+        Person,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="proposed_authorships",
+        verbose_name="proposed lab member",
+        help_text="A member another member named as this author: linked once they, or an "
+        "editor, confirm it.",
+    )
+    link_declined = models.BooleanField(
+        "kept unlinked",
+        default=False,
+        help_text="Someone took this author off a member's profile: it is not linked to a "
+        "member by its name again.",
     )
 
     objects = AuthorshipQuerySet.as_manager()  # type: ignore[misc]

@@ -29,13 +29,41 @@ def match_member(name: str, index: dict[str, Person]) -> Person | None:
     return index.get(normalize_name(name))
 
 
-def link_authors_to_members(authorships: Iterable[Authorship]) -> list[Authorship]:
-    """Fill in the member of each unlinked authorship whose name is a member's; save those."""
+def link_authors_to_members(
+    authorships: Iterable[Authorship], *, saved_by: Person | None = None
+) -> list[Authorship]:
+    """Fill in the member of each unlinked authorship whose name is a member's; save those.
+
+    A row someone took off a member's profile (`link_declined`) is not linked by its name
+    again. When a member saves (`saved_by`), only their own name is linked: a row naming
+    another member is proposed to that member (`proposed_person`), since which papers a
+    profile lists is its owner's decision, or an editor's. Returns the rows changed.
+    """
     index = member_name_index()
-    linked = []
+    changed = []
     for authorship in authorships:
-        if authorship.person_id is None and (person := match_member(authorship.name, index)):
-            authorship.person = person
-            authorship.save(update_fields=["person"])
-            linked.append(authorship)
-    return linked
+        if authorship.person_id is not None or authorship.link_declined:
+            continue
+        person = match_member(authorship.name, index)
+        if person is None:
+            continue
+        if saved_by is None or person == saved_by:
+            authorship.person, authorship.proposed_person = person, None
+            authorship.save(update_fields=["person", "proposed_person"])
+        elif authorship.proposed_person_id != person.pk:
+            authorship.proposed_person = person
+            authorship.save(update_fields=["proposed_person"])
+        else:
+            continue
+        changed.append(authorship)
+    return changed
+
+
+def answer_proposal(*, authorship: Authorship, accept: bool) -> None:
+    """The proposed member (or an editor) says whether this author is them."""
+    if accept:
+        authorship.person, authorship.link_declined = authorship.proposed_person, False
+    else:
+        authorship.link_declined = True
+    authorship.proposed_person = None
+    authorship.save(update_fields=["person", "proposed_person", "link_declined"])

@@ -98,7 +98,7 @@ def test_a_deleted_person_is_recovered_with_cv_entries_and_author_links(editor_c
 
 def test_a_member_cannot_see_or_revert_another_members_history(client, django_user_model):
     login = django_user_model.objects.create_user("ada", password="pw", is_staff=True)
-    login.groups.add(Group.objects.get(name="Members"))
+    login.groups.add(Group.objects.get(name="Member logins"))
     make_person(name="Ada", slug="ada", user=login)
     other = make_person(name="Grace", slug="grace")
     client.force_login(login)
