@@ -10,6 +10,7 @@ time: the other rows keep their order around the page, and a row can be sent to 
 on this page or another, by typing it.
 """
 
+from collections import defaultdict
 from typing import Any
 
 from django import forms
@@ -23,6 +24,7 @@ from django.forms.models import BaseInlineFormSet
 # in about a second however long the list is (benchmarks/admin_authors.py measures it).
 ROWS_PER_PAGE = 50
 POSITION_MAX = 32767  # PositiveSmallIntegerField
+UPDATE_BATCH = 900  # ids per UPDATE, well within SQLite's limit on query parameters
 # Its styles are in lab-admin/css/admin.css, which every admin page loads.
 ORDERED_ROWS_MEDIA = forms.Media(
     js=["lab-admin/vendor/sortable/Sortable.min.js", "lab-admin/js/ordered-rows.js"],
@@ -40,6 +42,15 @@ class OrderedRowForm(forms.ModelForm):
         help_text="Numbered for you when you drag a row; type a number to move the row there.",
         widget=forms.NumberInput(attrs={"class": "ordered-rows__place", "min": 1}),
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A row of a table has no <label>s: each box is named by its column, for screen
+        # readers and for a phone, where the row is shown without the table's head.
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("aria-label", str(field.label))
+            if isinstance(field.widget, forms.TextInput | forms.URLInput):
+                field.widget.attrs.setdefault("placeholder", str(field.label))
 
     def has_changed(self):
         """An empty extra row whose place was numbered by the script is still empty."""
@@ -129,7 +140,11 @@ class OrderedRowFormSet(BaseInlineFormSet):
             # Out of the way first, above every place in use (positions are kept 1…n, so this
             # stays within a small integer up to 16,000 rows).
             offset = max(max(stored.values()), len(final)) + 1
-            rows.filter(pk__in=moving).update(position=models.F("position") + offset)
+            moving_pks = sorted(moving)
+            for start in range(0, len(moving_pks), UPDATE_BATCH):
+                rows.filter(pk__in=moving_pks[start : start + UPDATE_BATCH]).update(
+                    position=models.F("position") + offset
+                )
         changed = {id(instance) for instance in self.new_objects} | {
             id(instance) for instance, _ in self.changed_objects
         }
@@ -141,7 +156,16 @@ class OrderedRowFormSet(BaseInlineFormSet):
                 row.save()
             elif is_moving:
                 others.append(row)
-        self.model._default_manager.bulk_update(others, ["position"], batch_size=500)
+        # Rows of other pages move by whole blocks (all after a moved row, one place down):
+        # one UPDATE per distance, not one per row.
+        by_distance = defaultdict(list)
+        for row in others:
+            by_distance[row.position - stored[row.pk]].append(row.pk)
+        for distance, pks in by_distance.items():
+            for start in range(0, len(pks), UPDATE_BATCH):
+                rows.filter(pk__in=pks[start : start + UPDATE_BATCH]).update(
+                    position=models.F("position") + distance - offset
+                )
         self.save_m2m()
         return [*self.new_objects, *(instance for instance, _ in self.changed_objects)]
 

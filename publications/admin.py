@@ -185,7 +185,10 @@ class AuthorshipInline(OrderedTabularInline):
         if db_field.name == "person" and isinstance(field.widget, RelatedFieldWidgetWrapper):
             inner = field.widget.widget
             field.widget.widget = KnownChoiceAutocomplete(
-                inner.field, inner.admin_site, attrs=inner.attrs, using=inner.db
+                inner.field,
+                inner.admin_site,
+                attrs={**inner.attrs, "data-placeholder": "Lab member (if any)"},
+                using=inner.db,
             )
             field.widget.can_add_related = False
             field.widget.can_change_related = False

@@ -25,7 +25,7 @@ def test_staff_adds_a_publication_with_a_member_author_and_finds_it_by_venue(bro
     page.get_by_label("Username").fill(STAFF_USER)
     page.get_by_label("Password").fill(STAFF_PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_text("Site administration")).to_be_visible()
+    expect(page.get_by_role("heading", name="What to edit")).to_be_visible()
 
     page.goto("/admin/publications/publication/add/")
     page.get_by_label("Title").press_sequentially(TITLE)
