@@ -183,3 +183,17 @@ def has_horizontal_scroll(page) -> bool:
     return page.evaluate(
         "document.documentElement.scrollWidth > document.documentElement.clientWidth"
     )
+
+
+def signed_in_page(
+    browser, site_url, username=STAFF_USER, password=STAFF_PASSWORD, viewport="desktop"
+):
+    """A new browser context signed in to the admin; close its `context` when done."""
+    context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=site_url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto("/admin/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    return page

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import STAFF_PASSWORD, STAFF_USER, VIEWPORTS
+from tests.browser.conftest import signed_in_page
 
 NAMES = ["Ada First", "Bea Second", "Cy Third", "Di Fourth", "Ed Fifth"]
 REORDERED = ["Ada First", "Ed Fifth", "Bea Second", "Cy Third", "Di Fourth"]
@@ -15,9 +15,7 @@ REORDERED = ["Ada First", "Ed Fifth", "Bea Second", "Cy Third", "Di Fourth"]
 @pytest.fixture(scope="module")
 def editor_page(browser, site_url):
     """One signed-in editor for the module; every test opens its own add page."""
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], base_url=site_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = signed_in_page(browser, site_url)
     csp_errors = []
     page.on(
         "console",
@@ -25,13 +23,9 @@ def editor_page(browser, site_url):
             csp_errors.append(message.text) if "Content Security Policy" in message.text else None
         ),
     )
-    page.goto("/admin/login/")
-    page.get_by_label("Username").fill(STAFF_USER)
-    page.get_by_label("Password").fill(STAFF_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
     page.csp_errors = csp_errors
     yield page
-    context.close()
+    page.context.close()
 
 
 def add_paper_with_five_authors(page, title: str) -> None:

@@ -8,13 +8,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import (
-    PROJECT,
-    STAFF_PASSWORD,
-    STAFF_USER,
-    VIEWPORTS,
-    has_horizontal_scroll,
-)
+from tests.browser.conftest import PROJECT, VIEWPORTS, has_horizontal_scroll, signed_in_page
 
 MEMBER = "browser-member"
 MEMBER_PASSWORD = "a-long-member-password"
@@ -40,21 +34,10 @@ def member_login(site_url, server_environment):
     return MEMBER
 
 
-def sign_in(browser, site_url, username, password, viewport="desktop"):
-    context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=site_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto("/admin/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    return page
-
-
 def test_a_member_lands_on_their_profile_edits_it_and_adds_a_paper_at_a_new_venue(
     browser, site_url, member_login
 ):
-    page = sign_in(browser, site_url, member_login, MEMBER_PASSWORD)
+    page = signed_in_page(browser, site_url, member_login, MEMBER_PASSWORD)
     expect(page.get_by_role("heading", name="Edit my profile")).to_be_visible()
     expect(page.locator("#id_name")).to_have_value("Zerui Wang")
 
@@ -84,7 +67,7 @@ def test_a_member_lands_on_their_profile_edits_it_and_adds_a_paper_at_a_new_venu
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_the_profile_and_paper_forms_fit_without_sideways_scrolling(browser, site_url, viewport):
-    page = sign_in(browser, site_url, STAFF_USER, STAFF_PASSWORD, viewport)
+    page = signed_in_page(browser, site_url, viewport=viewport)
     for path in [
         "/admin/people/person/?q=Hang+Zhu",
         "/admin/publications/publication/add/",

@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import STAFF_PASSWORD, STAFF_USER, VIEWPORTS
+from tests.browser.conftest import signed_in_page
 
 TITLE = "Scheduling Posters in a Browser-Made Test"
 
@@ -17,14 +17,8 @@ def choose_in_autocomplete(page, container, search: str, option: str) -> None:
 
 
 def test_staff_adds_a_publication_with_a_member_author_and_finds_it_by_venue(browser, site_url):
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], base_url=site_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-
-    page.goto("/admin/")
-    page.get_by_label("Username").fill(STAFF_USER)
-    page.get_by_label("Password").fill(STAFF_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    page = signed_in_page(browser, site_url)
+    context = page.context
     expect(page.get_by_role("heading", name="What to edit")).to_be_visible()
 
     page.goto("/admin/publications/publication/add/")
