@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format bench
+.PHONY: run test install migrations-check lint format bench bench-bibtex
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -41,3 +41,7 @@ format: install
 ## Time the list pages over 20 and 20,000 publications (prints figures; not part of `test`).
 bench: install
 	$(BIN)/python benchmarks/list_pages.py
+
+## Time LaTeX decoding and BibTeX reading: pylatexenc against our pieces, hostile files (prints figures).
+bench-bibtex: install
+	$(BIN)/python benchmarks/bibtex_reading.py

@@ -38,14 +38,19 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils.text import slugify
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from pylatexenc.latex2text import MacroTextSpec, get_default_latex_context_db
 
 from people.models import Person
+from publications.bibtex_limits import (
+    ENTRY_START,
+    Exceeded,
+    check_size,
+    concatenated_parts,
+    within_bounds,
+)
+from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
 from publications.services import match_member, member_name_index
-
-# An upload larger than this is refused before it is read: a lab's whole list is far smaller.
-MAX_BIBTEX_BYTES = 2 * 1024 * 1024
 
 # Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
 RESERVED_SLUGS = {"export", "feed"}
@@ -67,16 +72,16 @@ FULL_NAME_MAX = Venue._meta.get_field("full_name").max_length
 DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 FOUR_DIGIT_YEAR = re.compile(r"\d{4}")
 PARENTHESIZED = re.compile(r"(?P<full>.+?)\s*\((?P<short>[^()]+)\)")
-ENTRY_START = re.compile(r"@\s*(?P<type>\w+)\s*[{(]\s*(?P<key>[^,\s]*)")
 
 
-def _latex_decoder() -> LatexNodes2Text:
-    """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x."""
+def _latex_decoder() -> LinearLatexDecoder:
+    """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x;
+    fed in pieces, so that time grows with length and not its square (publications/latex_text.py)."""
     context = get_default_latex_context_db()
     context.add_context_category(
         "bibtex", prepend=True, macros=[MacroTextSpec("url", simplify_repl="%s")]
     )
-    return LatexNodes2Text(latex_context=context, math_mode="verbatim")
+    return LinearLatexDecoder(latex_context=context, math_mode="verbatim")
 
 
 LATEX_DECODER = _latex_decoder()
@@ -154,18 +159,7 @@ class ResolveConcatenations(LibraryMiddleware):
 
 
 def _join_parts(value: str, strings: dict[str, str]) -> str | None:
-    parts, depth, quoted, start = [], 0, False, 0
-    for index, char in enumerate(value):
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        elif char == '"' and depth == 0:
-            quoted = not quoted
-        elif char == "#" and depth == 0 and not quoted:
-            parts.append(value[start:index].strip())
-            start = index + 1
-    parts.append(value[start:].strip())
+    parts = concatenated_parts(value)
     if len(parts) == 1:
         return None  # a "#" inside braces or quotes is text
     joined = []
@@ -182,23 +176,36 @@ def _join_parts(value: str, strings: dict[str, str]) -> str | None:
 
 
 def parse_bibtex(text: str) -> Bibliography:
-    """Read BibTeX text; blocks that cannot be read become problems, never exceptions."""
-    library = bibtexparser.parse_string(
-        text,
-        parse_stack=[
-            middlewares.ResolveStringReferencesMiddleware(),
-            ResolveConcatenations(),
-            middlewares.RemoveEnclosingMiddleware(),
-            middlewares.NormalizeFieldKeys(),
-            # Names are split before decoding so braces still protect "{Barnes and Noble}".
-            middlewares.SeparateCoAuthors(),
-            middlewares.SplitNameParts(),
-            middlewares.LatexDecodingMiddleware(decoder=LATEX_DECODER),
-        ],
-    )
-    problems = tuple(_problem(block) for block in library.failed_blocks)
+    """Read BibTeX text; blocks that cannot be read become problems, never exceptions.
+
+    The text is split into blocks first and every bound checked on them; a block past a bound
+    is a problem and is neither expanded nor decoded, and past the file's bounds nothing is.
+    """
+    if too_large := check_size(text):
+        return Bibliography(entries=(), problems=(_exceeded(too_large),))
+    library, exceeded = within_bounds(bibtexparser.parse_string(text, parse_stack=[]))
+    for middleware in (
+        middlewares.ResolveStringReferencesMiddleware(),
+        ResolveConcatenations(),
+        middlewares.RemoveEnclosingMiddleware(),
+        middlewares.NormalizeFieldKeys(),
+        # Names are split before decoding so braces still protect "{Barnes and Noble}".
+        middlewares.SeparateCoAuthors(),
+        middlewares.SplitNameParts(),
+        middlewares.LatexDecodingMiddleware(decoder=LATEX_DECODER),
+    ):
+        library = middleware.transform(library=library)
+    problems = (*(_exceeded(item) for item in exceeded), *map(_problem, library.failed_blocks))
     entries = tuple(_read_entry(entry) for entry in library.entries)
-    return Bibliography(entries=entries, problems=problems)
+    return Bibliography(entries=entries, problems=tuple(sorted(problems, key=_in_file_order)))
+
+
+def _exceeded(exceeded: Exceeded) -> Problem:
+    return Problem(line=exceeded.line, key=exceeded.key, message=exceeded.message)
+
+
+def _in_file_order(problem: Problem) -> int:
+    return problem.line or 0
 
 
 def _problem(block: ParsingFailedBlock) -> Problem:
