@@ -17,10 +17,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 
 install: $(VENV)/.installed
 
-## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000.
+## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000,
+## with the task worker (large BibTeX imports) beside it; Ctrl+C stops both.
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py seed
+	DEBUG=1 $(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## Install, then run every check and test.

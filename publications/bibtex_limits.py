@@ -111,8 +111,8 @@ def within_bounds(library: Library) -> tuple[Library, list[Exceeded]]:
             kept.append(block)
             continue
         expanded_total += sum(_expanded_length(value, string_lengths) for value in values.values())
-        for value in values.values():
-            if isinstance(value, str) and has_markup(value):
+        for value in map(_unenclosed, values.values()):
+            if has_markup(value):
                 for piece in pieces(value):
                     if piece not in latex_pieces and has_markup(piece):
                         latex_pieces.add(piece)
