@@ -49,6 +49,7 @@ import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
 # The project's settings and URLconf: the benchmark's own settings and URLs wrap these.
@@ -89,8 +90,7 @@ def main() -> None:
         return internal(arguments)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if arguments.nice:
-        # Inherited by every child: the steps, gunicorn and wrk.
-        os.nice(arguments.nice)
+        be_nice(arguments.nice)
 
     server_url = os.environ.get("DATABASE_URL", "")
     postgres = server_url.startswith(("postgres:", "postgresql:", "pgsql:"))
@@ -141,6 +141,15 @@ def main() -> None:
             log(f"raw numbers in {arguments.output}")
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
+
+
+def be_nice(niceness: int) -> None:
+    """Sets this process's niceness, inherited by every child: the steps, gunicorn and wrk. With
+    autogroup scheduling the kernel shares the CPU between sessions first, so the session's
+    group gets the niceness too (they all stay in this session)."""
+    os.nice(niceness)
+    with contextlib.suppress(OSError):
+        Path("/proc/self/autogroup").write_text(str(niceness))
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -504,11 +513,15 @@ def measure_page(server: "Server", page: dict, arguments) -> None:
 
 
 def interleaved(server: "Server", requests: list[tuple], arguments) -> list[list[float]]:
-    """--warmup untimed rounds, then timed rounds until --repeats, or until the time limit once
-    there are 5. A round is one request for each (url, headers) in turn."""
+    """--warmup untimed rounds (fewer for a page that takes seconds), then timed rounds until
+    --repeats, or until the time limit once there are 5. A round is one request for each
+    (url, headers) in turn."""
+    deadline = time.perf_counter() + arguments.max_seconds_per_url / 2
     for _ in range(arguments.warmup):
         for url, headers in requests:
             server.get(url, headers)
+        if time.perf_counter() > deadline:
+            break
     samples: list[list[float]] = [[] for _ in requests]
     deadline = time.perf_counter() + arguments.max_seconds_per_url
     rounds = 0
@@ -529,14 +542,12 @@ def revalidating(answer: "Answer") -> dict[str, str]:
     return headers
 
 
+@dataclass(frozen=True)
 class Answer:
-    def __init__(self, status: int, size: int, headers, milliseconds: float):
-        self.status, self.size, self.headers, self.milliseconds = (
-            status,
-            size,
-            headers,
-            milliseconds,
-        )
+    status: int
+    size: int
+    headers: http.client.HTTPMessage
+    milliseconds: float
 
 
 class Server:
@@ -559,7 +570,8 @@ class Server:
                 cwd=ROOT,
                 stdout=output,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,
+                # Its own process group, to stop it whole; the same session, for --nice.
+                process_group=0,
             )
         try:
             self.wait_until_ready()
