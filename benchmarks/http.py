@@ -53,8 +53,8 @@ from dataclasses import dataclass  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
 # The project's settings and URLconf: the benchmark's own settings and URLs wrap these.
-PROJECT_SETTINGS = "directory.settings"
-PROJECT_URLCONF = "directory.urls"
+PROJECT_SETTINGS = "config.settings"
+PROJECT_URLCONF = "config.urls"
 
 # The pages, timed in this order. Placeholders come from the generated data (see `facts`):
 # {year} the year with most papers, {member} the most prolific member's slug, {venue} the
