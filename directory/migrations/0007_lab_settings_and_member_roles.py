@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("directory", "0006_history_snapshot"),
         ("directory", "0005_editor_permission"),
-        ("publications", "0006_venue_aliases"),
+        ("publications", "0007_venue_aliases"),
     ]
 
     operations = [

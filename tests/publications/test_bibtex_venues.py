@@ -105,7 +105,7 @@ def test_no_seeded_papers_venue_changes_on_a_default_import():
     assert after == before
 
 
-def test_the_review_page_leaves_a_venue_move_unticked_and_says_why(editor_client):
+def test_the_review_page_leaves_out_a_venue_move_and_says_why(editor_client):
     paper = Publication.objects.filter(venue__short_name="NSDI").order_by("pk").first()
     response = editor_client.post(
         URL,
@@ -115,9 +115,9 @@ def test_the_review_page_leaves_a_venue_move_unticked_and_says_why(editor_client
         },
     )
     page = response.content.decode()
-    assert response.context["selected"] == []
-    (checkbox,) = re.findall(r'<input type="checkbox" name="keys" value="move"[^>]*>', page)
-    assert "checked" not in checkbox
+    assert response.context["skipped"] == {"move"}
+    (leave_out,) = re.findall(r'<input type="checkbox" name="skip" value="move"[^>]*>', page)
+    assert "checked" in leave_out  # left out unless an editor unticks "Leave out"
     assert "would move an existing paper to another venue" in page
 
 

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('people', '0007_staff_labels'),
-        ('publications', '0006_venue_aliases'),
+        ('publications', '0007_venue_aliases'),
     ]
 
     operations = [

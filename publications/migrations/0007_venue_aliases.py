@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publications', '0005_draft_and_link_help_text'),
+        ('publications', '0006_bibtex_import'),
     ]
 
     operations = [
