@@ -55,8 +55,8 @@ def test_a_member_lands_on_their_profile_edits_it_and_adds_a_paper_at_a_new_venu
     popup.get_by_label("Short name").fill("HotNew")
     popup.get_by_label("Full name").fill("Workshop on Brand New Things")
     popup.get_by_label("Kind").select_option("workshop")
-    popup.get_by_role("button", name="Save", exact=True).click()
-    popup.wait_for_event("close")
+    with popup.expect_event("close"):  # the popup closes once the venue is saved
+        popup.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator("#id_venue option:checked")).to_have_text("HotNew")
     page.locator("input[name='authorships-0-name']").fill("Zerui Wang")
     page.get_by_role("button", name="Save", exact=True).click()
