@@ -74,7 +74,9 @@ def test_the_profile_and_paper_forms_fit_without_sideways_scrolling(browser, sit
     ]:
         page.goto(path)
         if "person" in path:
-            page.locator("#result_list a", has_text="Hang Zhu").first.click()
-        expect(page.locator("#content h1")).to_be_visible()
+            page.goto(
+                page.locator("#result_list a", has_text="Hang Zhu").first.get_attribute("href")
+            )
+        expect(page.locator("#content h1")).to_be_visible(timeout=20_000)
         assert not has_horizontal_scroll(page), f"{path} scrolls sideways at {viewport}"
     page.context.close()
