@@ -1,9 +1,11 @@
 """Text as the site compares and shows it: folded for matching, Markdown made safe for pages."""
 
+import re
 import unicodedata
 
 import markdown as markdown_library
 import nh3
+from django.db.models import Q
 from django.utils.safestring import SafeString, mark_safe
 
 ALLOWED_TAGS = {
@@ -30,3 +32,10 @@ def markdown_to_html(text: str) -> SafeString:
         link_rel="noopener noreferrer nofollow",
     )
     return mark_safe(cleaned)
+
+
+def word_start(field: str, word: str) -> Q:
+    """`field` has a word starting with `word`, ignoring case: "Hang" matches "Hang Zhu" and
+    "Hangzhou", not "Zhang". The pattern reads the same in Python's re (SQLite) and in
+    PostgreSQL's regular expressions."""
+    return Q(**{f"{field}__iregex": rf"(^|\W){re.escape(word)}"})
