@@ -19,6 +19,27 @@ document.querySelectorAll(".js-filter-panel").forEach((panel) => {
   if (narrow.matches) panel.open = false;
 });
 
+// Filters apply as soon as one changes; without JavaScript the "Apply filters" button does it.
+// Empty controls are left out of the address, so it reads "?venue=NSDI", not "?q=&venue=NSDI".
+document.querySelectorAll(".js-filters").forEach((form) => {
+  form.classList.add("js-auto-apply");
+  form.addEventListener("change", (event) => {
+    if (event.target.type === "search") return; // words apply on Enter
+    form.requestSubmit();
+  });
+  form.addEventListener("submit", () => {
+    form.querySelectorAll("input, select").forEach((control) => {
+      if (control.name && control.value === "") control.disabled = true;
+    });
+  });
+});
+window.addEventListener("pageshow", () => {
+  // Coming back to the page: controls disabled on the way out work again.
+  document.querySelectorAll(".js-filters [disabled]").forEach((control) => {
+    control.disabled = false;
+  });
+});
+
 // "Copy BibTeX": the entry is on the page, selectable, without JavaScript; with it, the button
 // appears and puts the text on the clipboard, or selects it where the clipboard is refused.
 document.querySelectorAll(".js-copy").forEach((button) => {
