@@ -44,7 +44,6 @@ class YearChart:
     bars: list[Bar]
     first: int
     last: int
-    total: int
     any_selected: bool
     left_out: int  # publications in the years before `first`, not drawn
 
@@ -54,11 +53,10 @@ class YearChart:
     @property
     def summary(self) -> str:
         busiest = max(self.bars, key=lambda bar: (bar.count, bar.year))
-        span = str(self.first) if self.first == self.last else f"{self.first} to {self.last}"
-        text = (
-            f"{self.total} publication{'' if self.total == 1 else 's'} from {span}; "
-            f"the most in {busiest.year} ({busiest.count})."
-        )
+        if self.first == self.last:
+            text = f"{busiest.name}."
+        else:
+            text = f"{self.first}–{self.last}, the most in {busiest.year} ({busiest.count})."
         if self.left_out:
             text += f" {self.left_out} earlier ones are not drawn."
         return text
@@ -104,7 +102,6 @@ def year_chart(
         bars=bars,
         first=first,
         last=last,
-        total=sum(counts[year] for year in years if year >= first),
         any_selected=any(bar.selected for bar in bars),
         left_out=sum(counts[year] for year in years if year < first),
     )

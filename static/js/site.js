@@ -20,18 +20,43 @@ document.querySelectorAll(".js-filter-panel").forEach((panel) => {
 });
 
 // Filters apply as soon as one changes; without JavaScript the "Apply filters" button does it.
-// Empty controls are left out of the address, so it reads "?venue=NSDI", not "?q=&venue=NSDI".
+// The page reloads with the new results, and focus comes back to the control just changed, so
+// someone using the keyboard or a screen reader carries on where they were. Empty controls are
+// left out of the address: "?venue=NSDI", not "?q=&venue=NSDI".
+const FOCUS_KEY = "filters-focus";
 document.querySelectorAll(".js-filters").forEach((form) => {
   form.classList.add("js-auto-apply");
-  form.addEventListener("change", (event) => {
-    if (event.target.type === "search") return; // words apply on Enter
+  form.querySelector(".js-auto-apply-note")?.removeAttribute("hidden");
+  const apply = (control) => {
+    sessionStorage.setItem(FOCUS_KEY, JSON.stringify({ name: control.name, value: control.value }));
     form.requestSubmit();
+  };
+  form.addEventListener("change", (event) => {
+    if (event.target.type !== "search") apply(event.target);
+  });
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target.type === "search") {
+      event.preventDefault();
+      apply(event.target);
+    }
   });
   form.addEventListener("submit", () => {
     form.querySelectorAll("input, select").forEach((control) => {
       if (control.name && control.value === "") control.disabled = true;
     });
   });
+  const saved = JSON.parse(sessionStorage.getItem(FOCUS_KEY) || "null");
+  sessionStorage.removeItem(FOCUS_KEY);
+  if (saved) {
+    const control = Array.from(form.elements).find(
+      (element) => element.name === saved.name && (element.type !== "checkbox" || element.value === saved.value),
+    );
+    if (control) {
+      control.closest(".js-filter-panel")?.setAttribute("open", "");
+      control.closest("details.facet__more")?.setAttribute("open", "");
+      control.focus();
+    }
+  }
 });
 window.addEventListener("pageshow", () => {
   // Coming back to the page: controls disabled on the way out work again.
