@@ -35,6 +35,8 @@ PROFILE_SELECTED = 8
 PROFILE_NEWS = 10
 RELATED_PUBLICATIONS = 10
 PUBLICATION_NEWS = 5
+# The site search shows this many of each kind, and links to the list that has them all.
+SEARCH_SHOWN = 10
 
 
 def home(request):
@@ -114,9 +116,6 @@ def publication(request, slug):
     )
 
 
-SEARCH_SHOWN = 10
-
-
 @dataclass
 class SearchGroup:
     """One kind of result: how many match, the first few, and the list that shows them all."""
@@ -138,8 +137,9 @@ class SearchGroup:
 def search(request):
     """/search/?q=: people, publications and news at once, grouped by kind.
 
-    Each kind is searched the way its own list searches, so "all N" leads to that list with the
-    same words; people and news match word starts ("Hang" is not the end of "Zhang").
+    Each kind is searched by its own list's search function, so "all N" leads to that list
+    with the same words and the same results. Words match word starts: "Hang" finds Hang Zhu,
+    not the end of "Zhang".
     """
     field = SearchField(required=False)
     query = request.GET.get("q", "")
