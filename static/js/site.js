@@ -24,11 +24,30 @@ document.querySelectorAll(".js-filter-panel").forEach((panel) => {
 // someone using the keyboard or a screen reader carries on where they were. Empty controls are
 // left out of the address: "?venue=NSDI", not "?q=&venue=NSDI".
 const FOCUS_KEY = "filters-focus";
+// Storage can be refused (private modes, strict settings): then focus simply is not restored.
+const remembered = {
+  take() {
+    try {
+      const value = JSON.parse(sessionStorage.getItem(FOCUS_KEY) || "null");
+      sessionStorage.removeItem(FOCUS_KEY);
+      return value;
+    } catch {
+      return null;
+    }
+  },
+  keep(value) {
+    try {
+      sessionStorage.setItem(FOCUS_KEY, JSON.stringify(value));
+    } catch {
+      // nothing to do: the page still applies the filter
+    }
+  },
+};
 document.querySelectorAll(".js-filters").forEach((form) => {
   form.classList.add("js-auto-apply");
   form.querySelector(".js-auto-apply-note")?.removeAttribute("hidden");
   const apply = (control) => {
-    sessionStorage.setItem(FOCUS_KEY, JSON.stringify({ name: control.name, value: control.value }));
+    remembered.keep({ name: control.name, value: control.value });
     form.requestSubmit();
   };
   form.addEventListener("change", (event) => {
@@ -45,8 +64,7 @@ document.querySelectorAll(".js-filters").forEach((form) => {
       if (control.name && control.value === "") control.disabled = true;
     });
   });
-  const saved = JSON.parse(sessionStorage.getItem(FOCUS_KEY) || "null");
-  sessionStorage.removeItem(FOCUS_KEY);
+  const saved = remembered.take();
   if (saved) {
     const control = Array.from(form.elements).find(
       (element) => element.name === saved.name && (element.type !== "checkbox" || element.value === saved.value),
