@@ -1,5 +1,5 @@
 from directory.filters import ChoiceFilter, FilterSet, SearchFilter
-from directory.text import word_start
+from directory.text import NAME_BREAKS, word_start
 from people.models import Person, RoleGroup
 
 
@@ -8,7 +8,7 @@ def search_people(queryset, name, value):
     Hang Zhu, not the "hang" inside "Zhang"."""
     for word in value.split():
         queryset = queryset.filter(
-            word_start("name", word)
+            word_start("name", word, breaks=NAME_BREAKS)
             | word_start("aliases", word)
             | word_start("research_interests", word)
         )

@@ -19,7 +19,7 @@ from directory.filters import (
     canonical_choice,
 )
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
-from directory.text import word_start
+from directory.text import NAME_BREAKS, word_start
 from people.models import Person
 from publications.models import (
     TITLE_SEARCH_VECTOR,
@@ -75,7 +75,8 @@ def search_publications(queryset, name, value):
     if full_text:
         queryset = queryset.annotate(title_search=TITLE_SEARCH_VECTOR)
     for word in value.split():
-        by_author = Authorship.objects.filter(word_start("name", word)).values("publication")
+        by_author = Authorship.objects.filter(word_start("name", word, breaks=NAME_BREAKS))
+        by_author = by_author.values("publication")
         in_title = word_start("title", word)
         if full_text:
             # Stems widen the match; word starts keep stop words and prefixes working.
@@ -175,9 +176,23 @@ def count_by(filterset: PublicationFilter, field: str, *excluded: str) -> dict:
         .filter(**{f"{field}__isnull": False})
         .order_by()
         .values(field)
-        .annotate(count=Count("pk", distinct=True))
+        .annotate(count=Count("pk"))
     )
     return {row[field]: row["count"] for row in rows}
+
+
+def member_counts(filterset: PublicationFilter) -> dict[str, int]:
+    """Papers per published member under every filter but the members': one query, read from
+    the author rows' person index rather than by joining every paper to all its authors (at
+    20,000 papers the join took most of a second)."""
+    papers = filterset.queryset_without("author", "authors").values("pk")
+    rows = (
+        Authorship.objects.filter(person__is_published=True, publication__in=papers)
+        .order_by()
+        .values("person__slug")
+        .annotate(count=Count("publication", distinct=True))
+    )
+    return {row["person__slug"]: row["count"] for row in rows}
 
 
 def year_counts(filterset: PublicationFilter) -> dict[int, int]:
@@ -237,7 +252,6 @@ def facets(filterset: PublicationFilter) -> dict[str, Facet]:
     cleaned = filterset.form.cleaned_data
     venues = filterset.filters["venue"].extra["choices"]
     members = filterset.filters["author"].extra["choices"]
-    published_authors = count_by(filterset, "authorships__person__slug", "author", "authors")
     return {
         "venue": facet(
             "venue",
@@ -254,7 +268,11 @@ def facets(filterset: PublicationFilter) -> dict[str, Facet]:
             set(cleaned.get("type") or []),
         ),
         "author": facet(
-            "author", "Lab member", members, published_authors, set(cleaned.get("author") or [])
+            "author",
+            "Lab member",
+            members,
+            member_counts(filterset),
+            set(cleaned.get("author") or []),
         ),
     }
 
