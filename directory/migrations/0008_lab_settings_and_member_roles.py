@@ -30,8 +30,7 @@ def restore(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("directory", "0006_history_snapshot"),
-        ("directory", "0005_editor_permission"),
+        ("directory", "0007_history_snapshot"),
         ("publications", "0007_venue_aliases"),
     ]
 

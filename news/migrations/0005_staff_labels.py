@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('news', '0003_draft_help_text'),
+        ('news', '0004_newsitem_link'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('directory', '0005_editor_permission'),
+        ('directory', '0006_lab_institution'),
     ]
 
     operations = [
