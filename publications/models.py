@@ -5,6 +5,7 @@ from simple_history.models import HistoricalRecords
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
+from directory.validation import ValidatedModel
 from people.models import Person
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
@@ -17,7 +18,7 @@ class VenueQuerySet(models.QuerySet):
         return self.get(short_name=short_name)
 
 
-class Venue(models.Model):
+class Venue(ValidatedModel):
     class Kind(models.TextChoices):
         CONFERENCE = "conference", "Conference"
         JOURNAL = "journal", "Journal"
