@@ -233,7 +233,9 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-    if env_bool("BEHIND_HTTPS_PROXY", default=True):
+    # Read by the check directory.W001 too: behind a proxy, AXES_PROXY_COUNT must be set.
+    BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", default=True)
+    if BEHIND_HTTPS_PROXY:
         # The proxy in front of the app servers terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -247,6 +249,7 @@ AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 # Behind N proxies that append to X-Forwarded-For, set AXES_PROXY_COUNT=N so the client's own
 # address is used; with none, only REMOTE_ADDR counts (a client could forge the header).
 proxy_count = env_int("AXES_PROXY_COUNT", 0)
+AXES_PROXY_COUNT_SET = "AXES_PROXY_COUNT" in os.environ  # 0 said on purpose is set
 if proxy_count:
     AXES_IPWARE_PROXY_COUNT = proxy_count
     AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
