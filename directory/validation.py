@@ -45,11 +45,27 @@ def strip_control_characters(text: str, *, multi_line: bool = False) -> str:
     return forbidden_characters(multi_line=multi_line).sub("", text)
 
 
+def without_control_characters(value):
+    """`value` (text, or lists, tuples and dicts of it) with control characters dropped, line
+    breaks kept: for the JSON and XML renderers of rows stored before validation."""
+    if isinstance(value, str):
+        return strip_control_characters(value, multi_line=True)
+    if isinstance(value, list | tuple):
+        return type(value)(without_control_characters(item) for item in value)
+    if isinstance(value, dict):
+        return {key: without_control_characters(item) for key, item in value.items()}
+    return value
+
+
 def check_text(text: str, *, multi_line: bool) -> None:
     """Refuse a control character, naming it and where it is, so staff can find it."""
     if match := forbidden_characters(multi_line=multi_line).search(text):
         code = f"U+{ord(match.group()):04X}"
-        where = f"after “{text[max(0, match.start() - 20) : match.start()]}”" if match.start() else "first"
+        where = (
+            f"after “{text[max(0, match.start() - 20) : match.start()]}”"
+            if match.start()
+            else "first"
+        )
         message = f"Remove the control character {code} ({where})."
         if match.group() in MULTI_LINE_ALLOWED:
             message = f"This field is one line: remove the line break or tab ({code}, {where})."
@@ -118,11 +134,16 @@ def relation_fields(model: type[models.Model]) -> list[str]:
     return [field.name for field in model._meta.concrete_fields if field.is_relation]
 
 
-def validate_row(instance: models.Model) -> None:
+def validate_row(instance: models.Model, *, fields: Iterable[str] | None = None) -> None:
     """The field checks of `full_clean()`, without the ones that query the database (related
     rows, uniqueness, constraints): those the database itself enforces, and a fixture may name
-    a row that is loaded after this one."""
-    instance.clean_fields(exclude=relation_fields(type(instance)))
+    a row that is loaded after this one. `fields` limits the checks to those fields, for a row
+    not filled in yet."""
+    model = type(instance)
+    exclude = set(relation_fields(model))
+    if fields is not None:
+        exclude |= {field.name for field in model._meta.concrete_fields} - set(fields)
+    instance.clean_fields(exclude=exclude)
 
 
 def validate_rows(instances: Iterable[models.Model]) -> None:
@@ -131,11 +152,11 @@ def validate_rows(instances: Iterable[models.Model]) -> None:
         validate_row(instance)
 
 
-def row_problems(instance: models.Model) -> list[str]:
+def row_problems(instance: models.Model, *, fields: Iterable[str] | None = None) -> list[str]:
     """What `validate_row` would refuse, as sentences naming each field: for a report, like the
     BibTeX import's review, rather than an exception."""
     try:
-        validate_row(instance)
+        validate_row(instance, fields=fields)
     except ValidationError as error:
         return [
             f"{_label(instance, name)}: {' '.join(messages)}"
@@ -145,10 +166,10 @@ def row_problems(instance: models.Model) -> list[str]:
 
 
 def _label(instance: models.Model, name: str) -> str:
-    try:
-        return str(type(instance)._meta.get_field(name).verbose_name)
-    except Exception:
-        return name
+    field = next(
+        (field for field in type(instance)._meta.concrete_fields if field.name == name), None
+    )
+    return str(field.verbose_name) if field else name
 
 
 def refuse_invalid_save(sender, instance, raw=False, **kwargs) -> None:

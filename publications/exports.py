@@ -3,6 +3,9 @@
 Each function takes publications from `Publication.objects.published().for_listing()`, so the
 venue, authors and links are already fetched; its one query of its own finds the citation keys
 (publications/citation_keys.py). A publication without a year is written without one.
+
+Text goes out without control characters (`_text`): validation refuses them now, but a row
+stored before may hold one, and reference managers choke on them (CSV readers on NUL).
 """
 
 import csv
@@ -18,6 +21,7 @@ from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from directory.validation import strip_control_characters, without_control_characters
 from publications.citation_keys import citation_keys
 from publications.models import Publication
 
@@ -142,13 +146,18 @@ def _bibtex_name(name: str) -> str:
     return encoded
 
 
+def _text(text: str) -> str:
+    """One line of text as every format writes it: no control characters, single spaces."""
+    return " ".join(strip_control_characters(text).split())
+
+
 def _latex(text: str) -> str:
-    return LATEX_ENCODER.unicode_to_latex(" ".join(text.split()))
+    return LATEX_ENCODER.unicode_to_latex(_text(text))
 
 
 def _verbatim(text: str) -> str:
     """DOIs and URLs are written as they are; a brace would end the field."""
-    return text.replace("{", "").replace("}", "")
+    return _text(text).replace("{", "").replace("}", "")
 
 
 def _note(publication: Publication) -> str:
@@ -188,7 +197,7 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
             tags.append(("N1", note))
         tags.append(("ER", ""))
         # One line per tag: a line break inside a value would start a tag of its own.
-        lines += [f"{tag}  - {' '.join(value.split())}".rstrip() for tag, value in tags]
+        lines += [f"{tag}  - {_text(value)}".rstrip() for tag, value in tags]
         lines.append("")
     return "\r\n".join(lines)
 
@@ -218,7 +227,8 @@ def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.abstract:
             item["abstract"] = publication.abstract
         items.append(item)
-    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    # JSON could escape control characters, but its readers would print them as they are.
+    return json.dumps(without_control_characters(items), ensure_ascii=False, indent=2) + "\n"
 
 
 def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
@@ -242,7 +252,7 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
             publication.pdf_url,
             "; ".join(award.name for award in publication.awards.all()),
         ]
-        writer.writerow([_spreadsheet_safe(str(value)) for value in row])
+        writer.writerow([_spreadsheet_safe(_text(str(value))) for value in row])
     return output.getvalue()
 
 
