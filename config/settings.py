@@ -154,6 +154,16 @@ TEMPLATES = [
 DATABASES = {
     "default": env_database("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent staff saves on SQLite (README, "When to move to PostgreSQL"): WAL lets pages
+    # read while someone writes; a write transaction takes the write lock when it begins
+    # (IMMEDIATE), so two saves queue for up to `timeout` seconds instead of one failing with
+    # "database is locked" when it upgrades a read lock.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
