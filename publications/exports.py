@@ -11,7 +11,9 @@ stored before may hold one, and reference managers choke on them (CSV readers on
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 import bibtexparser
 from bibtexparser import middlewares
@@ -19,6 +21,7 @@ from bibtexparser.library import Library
 from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
 from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
+from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from directory.validation import strip_control_characters, without_control_characters
@@ -90,6 +93,10 @@ CSV_COLUMNS = [
 # Accents become LaTeX (\'e) so classic BibTeX reads the file too; characters LaTeX has no
 # command for (Chinese, say) are kept as they are.
 LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+# What reference managers read LaTeX with (bibtexparser's decoder): the judge of an encoding.
+LATEX_READER = LatexNodes2Text()
+# LaTeX's own special characters are always escaped, whatever a reader makes of the command.
+LATEX_SPECIALS = set("\\{}%$#&_~^")
 
 
 def bibtex(publications: Iterable[Publication]) -> str:
@@ -152,7 +159,22 @@ def _text(text: str) -> str:
 
 
 def _latex(text: str) -> str:
-    return LATEX_ENCODER.unicode_to_latex(_text(text))
+    return "".join(map(_latex_character, _text(text)))
+
+
+@lru_cache(maxsize=8192)
+def _latex_character(character: str) -> str:
+    """The character as LaTeX when a reader gets it back, else as it is (UTF-8).
+
+    pylatexenc's table loses letters: Greek capitals become Latin ones ("Α" is written "A"),
+    most Cyrillic letters vanish, "·" reads back as "˙". The property tests found these
+    (tests/test_properties_text_everywhere.py)."""
+    encoded = LATEX_ENCODER.unicode_to_latex(character)
+    if encoded == character or character in LATEX_SPECIALS:
+        return encoded
+    decoded = LATEX_READER.latex_to_text(encoded)
+    same = unicodedata.normalize("NFC", decoded) == unicodedata.normalize("NFC", character)
+    return encoded if same else character
 
 
 def _verbatim(text: str) -> str:
