@@ -43,7 +43,7 @@ def get_ok(client, url: str) -> str:
 def read_html(client, url: str, reading: Reading) -> None:
     text = get_ok(client, url)
     document = html5lib.parse(text, namespaceHTMLElements=False)
-    reading.texts[url] = " ".join("".join(document.find("body").itertext()).split())
+    reading.texts[url] = "".join(document.find("body").itertext())
     reading.json_ld[url] = [json.loads(block) for block in JSON_LD.findall(text)]
 
 
