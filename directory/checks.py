@@ -13,16 +13,21 @@ EDITED_APPS = ("directory", "people", "publications", "news")
 
 @checks.register(checks.Tags.models)
 def every_edited_model_is_validated(app_configs=None, **kwargs):
-    """A new model with text fields must refuse control characters like the others."""
+    """A new model with text fields must refuse control characters like the others, or say in
+    `validation_exempt` why its text is not staff's to type (an uploaded file kept as it came)."""
     errors = []
     for model in apps.get_models():
         if model._meta.app_label not in EDITED_APPS or hasattr(model, "instance_type"):
             continue  # another app's model, or a history row (a copy of a validated one)
-        if text_fields(model) and not issubclass(model, ValidatedModel):
+        exempt = getattr(model, "validation_exempt", "")
+        if text_fields(model) and not issubclass(model, ValidatedModel) and not exempt:
             errors.append(
                 checks.Error(
                     f"{model._meta.label} has text fields but is not a ValidatedModel.",
-                    hint="Inherit directory.validation.ValidatedModel (or a base that does).",
+                    hint=(
+                        "Inherit directory.validation.ValidatedModel (or a base that does), or "
+                        "say why not in a `validation_exempt` class attribute."
+                    ),
                     obj=model,
                     id="directory.E001",
                 )

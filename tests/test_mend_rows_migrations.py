@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.db import connection
+from django.db import DataError, connection, transaction
 
 from directory.validation import row_problems
 from news.models import NewsItem
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 MIGRATIONS = [
     "directory.migrations.0006_mend_rows_stored_before_validation",
     "people.migrations.0008_mend_rows_stored_before_validation",
-    "publications.migrations.0006_mend_rows_stored_before_validation",
+    "publications.migrations.0007_mend_rows_stored_before_validation",
     "news.migrations.0004_mend_rows_stored_before_validation",
 ]
 SQLITE = connection.vendor == "sqlite"
@@ -68,13 +68,17 @@ def test_rows_that_are_fine_are_left_alone_and_nothing_is_printed(capsys):
     assert run_migrations(capsys) == ""
 
 
-@pytest.mark.skipif(not SQLITE, reason="only SQLite stores a value longer than its column")
-def test_over_long_values_are_shortened_and_links_without_room_deleted_on_sqlite(capsys):
+def test_over_long_values_are_shortened_and_links_without_room_deleted(capsys):
+    """Only SQLite stores a value longer than its column; PostgreSQL refuses it itself."""
     publication = make_publication(title="Bells")
     person = make_person()
     link = PublicationLink.objects.create(publication=publication, position=1, url="https://x.org")
     PersonLink.objects.create(person=person, position=1, url="https://y.org")
     long_url = "https://example.org/" + "a" * 1904
+    if not SQLITE:
+        with pytest.raises(DataError), transaction.atomic():
+            PublicationLink.objects.filter(pk=link.pk).update(url=long_url)
+        return
     PublicationLink.objects.filter(pk=link.pk).update(url=long_url)
     Publication.objects.filter(pk=publication.pk).update(title="word " * 120, doi="1" * 250)
 

@@ -201,3 +201,23 @@ def test_the_bibtex_import_refuses_what_validation_refuses_naming_entry_and_line
     with pytest.raises(Exception, match="Nothing was imported"):
         import_bibtex(text=text)
     assert not Publication.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"@article{bells2024,\n  title = {Bells},\n  year = {2024}\n}\n% a stray \x00 here\n",
+        b"@article{bells2024,\n  title = {Bel\x00ls},\n  year = {2024}\n}\n",
+    ],
+)
+def test_a_bibtex_file_with_a_nul_is_refused_at_upload_on_every_database(editor_client, content):
+    """PostgreSQL could not keep such a file for its review: the upload answered 500 there."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from publications.models import BibtexImport
+
+    url = reverse("admin:publications_publication_import_bibtex")
+    response = editor_client.post(url, {"file": SimpleUploadedFile("p.bib", content), "text": ""})
+    assert response.status_code == 400  # the admin's import page answers a refused upload so
+    assert "contains a NUL character" in response.content.decode()
+    assert not BibtexImport.objects.exists()

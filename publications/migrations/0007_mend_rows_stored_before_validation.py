@@ -10,5 +10,5 @@ def mend(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("publications", "0005_draft_and_link_help_text")]
+    dependencies = [("publications", "0006_bibtex_import")]
     operations = [migrations.RunPython(mend, migrations.RunPython.noop)]
