@@ -44,9 +44,10 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-## Time the list pages over 20 and 20,000 publications (prints figures; not part of `test`).
+## Serve 2k, 20k and 200k generated papers with gunicorn and time every page (prints figures;
+## not part of `test`). BENCH_ARGS=--quick for 2k and 20k; DATABASE_URL=postgres://... for PostgreSQL.
 bench: install
-	$(BIN)/python benchmarks/list_pages.py
+	$(BIN)/python benchmarks/http.py $(BENCH_ARGS)
 
 ## Time LaTeX decoding and BibTeX reading: pylatexenc against our pieces, hostile files (prints figures).
 bench-bibtex: install
