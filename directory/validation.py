@@ -64,7 +64,7 @@ def check_text(text: str, *, multi_line: bool) -> None:
         where = (
             f"after “{text[max(0, match.start() - 20) : match.start()]}”"
             if match.start()
-            else "first"
+            else "at the start"
         )
         message = f"Remove the control character {code} ({where})."
         if match.group() in MULTI_LINE_ALLOWED:
