@@ -1,5 +1,6 @@
 """The seeded site served by gunicorn on 127.0.0.1 with production-like settings (DEBUG off), and
-staff who sign in and save the admin's forms over HTTP as a browser would.
+staff who sign in and save the admin's forms over HTTP as a browser would. The server is the
+HTTP benchmark's (benchmarks/http.py).
 
 Used by the test of concurrent admin saves (tests/test_concurrent_admin_saves.py) and by the
 load script (benchmarks/load.py).
@@ -9,10 +10,8 @@ import contextlib
 import html
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,12 +23,6 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
 STAFF_PASSWORD = "a-long-live-site-password"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def site_environment(folder: Path, **overrides: str) -> dict[str, str]:
@@ -76,53 +69,19 @@ def prepare_site(environment: dict[str, str], *, staff: list[str], project: Path
 
 
 @contextlib.contextmanager
-def gunicorn(
-    environment: dict[str, str],
-    *,
-    workers: int = 4,
-    project: Path = PROJECT,
-    log: Path | None = None,
-) -> Iterator[str]:
-    """The site served on a free port of 127.0.0.1; stopped (by its own process id) on exit."""
-    port = free_port()
-    output = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--timeout",
-            "60",
-        ],
-        cwd=project,
-        env=environment,
-        stdout=output,
-        stderr=output,
+def served(environment: dict[str, str], folder: Path) -> Iterator[str]:
+    """The site served by benchmarks/http.py's gunicorn `Server` (2 sync workers, its own
+    process group) on a free port of 127.0.0.1; stopped on exit. Its log is in `folder`."""
+    from benchmarks.http import BENCH_SETTINGS, Server
+
+    server = Server(
+        {**environment, "DJANGO_SETTINGS_MODULE": BENCH_SETTINGS, "PYTHONPATH": str(PROJECT)},
+        folder / "copies",
     )
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {process.returncode}")
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield url
+        yield f"http://127.0.0.1:{server.port}"
     finally:
-        process.terminate()
-        process.wait(timeout=20)
-        if log:
-            output.close()
+        server.stop()
 
 
 class FormReader(HTMLParser):
