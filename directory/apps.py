@@ -1,16 +1,25 @@
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
+from django.db.models.signals import pre_save
 
 
 class DirectoryConfig(AppConfig):
-    """The project package as an app, for its template tags and management commands."""
+    """The shared base as an app, for its models, template tags and management commands."""
 
     default = True
     name = "directory"
     verbose_name = "Site"
 
     def ready(self):
-        from directory import versions  # noqa: F401  (connects its signal receivers)
+        from directory import (
+            checks,  # noqa: F401  (registers the system checks)
+            versions,  # noqa: F401  (connects its signal receivers)
+        )
+        from directory.validation import refuse_invalid_save
+
+        # Every save of every model, so rows of apps above the base are checked too; the
+        # receiver returns at once for a model that is not a ValidatedModel.
+        pre_save.connect(refuse_invalid_save, dispatch_uid="directory.refuse_invalid_save")
 
 
 class LabAdminConfig(admin_apps.AdminConfig):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('directory', '0006_lab_institution'),
+        ('directory', '0007_mend_rows_stored_before_validation'),
     ]
 
     operations = [

@@ -30,8 +30,8 @@ def restore(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("directory", "0007_history_snapshot"),
-        ("publications", "0007_venue_aliases"),
+        ("directory", "0008_history_snapshot"),
+        ("publications", "0008_venue_aliases"),
     ]
 
     operations = [
