@@ -3,7 +3,8 @@
 - Header and title are the lab's name (the Lab row, read once per page).
 - A member signing in lands on their own profile ("Edit my profile"), told what waits for
   their answer; editors land on the index, which lists what waits for an editor. Each
-  ModelAdmin with a `waiting_for(request)` method contributes its rows (title, url, what, by).
+  ModelAdmin with a `waiting_for(request)` method contributes its rows (title, url, what, by;
+  `count` when one row stands for several, like a link to the rest of a long list).
 - A refused page (403) is an admin page saying what this login may do instead.
 """
 
@@ -50,7 +51,12 @@ class LabAdminSite(admin.AdminSite):
                     f"paper{'s' if len(waiting) != 1 else ''}: answer in “My papers”.",
                 )
             return redirect("admin:people_person_change", person.pk)
-        return super().index(request, {"waiting": waiting, **(extra_context or {})})
+        context = {
+            "waiting": waiting,
+            "waiting_count": sum(item.get("count", 1) for item in waiting),
+            **(extra_context or {}),
+        }
+        return super().index(request, context)
 
     def admin_view(self, view, cacheable=False):
         protected = super().admin_view(view, cacheable)

@@ -225,11 +225,36 @@ class HasAwardFilter(admin.SimpleListFilter):
         return queryset
 
 
+class WaitingForEditorFilter(admin.SimpleListFilter):
+    """Editors find every paper members added that waits for them; the index lists the first
+    WAITING_LISTED and links here for the rest."""
+
+    title = "review"
+    parameter_name = "waiting"
+
+    def lookups(self, request, model_admin):
+        return [("editor", "Waiting for an editor")] if is_editor(request.user) else []
+
+    def queryset(self, request, queryset):
+        if self.value() == "editor":
+            return queryset.filter(pk__in=Publication.objects.waiting_for_editor().values("pk"))
+        return queryset
+
+
 @admin.register(Publication)
 class PublicationAdmin(MemberScopedAdmin):
     change_list_template = "admin/publications/publication/change_list.html"
     list_display = ["title", "venue", "year", "type", "status", "is_featured", "is_published"]
-    list_filter = ["venue", "year", "type", "status", HasAwardFilter, "is_featured", "is_published"]
+    list_filter = [
+        WaitingForEditorFilter,
+        "venue",
+        "year",
+        "type",
+        "status",
+        HasAwardFilter,
+        "is_featured",
+        "is_published",
+    ]
     list_select_related = ["venue"]
     search_fields = ["title", "authorships__name", "doi"]
     search_help_text = "Search by title, author name or DOI."
@@ -427,6 +452,7 @@ class PublicationAdmin(MemberScopedAdmin):
                     "publication"
                 )
             ]
+        papers = Publication.objects.waiting_for_editor()
         waiting = [
             {
                 "title": str(paper),
@@ -434,8 +460,17 @@ class PublicationAdmin(MemberScopedAdmin):
                 "what": "A paper to publish",
                 "by": paper.submitted_by,
             }
-            for paper in Publication.objects.waiting_for_editor()[:WAITING_LISTED]
+            for paper in papers[:WAITING_LISTED]
         ]
+        if len(waiting) == WAITING_LISTED and (unlisted := papers.count() - WAITING_LISTED):
+            waiting.append(
+                {
+                    "title": f"{unlisted} more paper{'s' if unlisted != 1 else ''} to publish",
+                    "url": reverse("admin:publications_publication_changelist")
+                    + f"?{WaitingForEditorFilter.parameter_name}=editor",
+                    "count": unlisted,
+                }
+            )
         proposals = Authorship.objects.exclude(proposed_person=None).select_related(
             "publication", "proposed_person"
         )
