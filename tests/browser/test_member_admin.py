@@ -2,6 +2,7 @@
 site does not have yet; the forms they use fit a phone and a laptop without sideways
 scrolling."""
 
+import re
 import subprocess
 import sys
 
@@ -79,4 +80,19 @@ def test_the_profile_and_paper_forms_fit_without_sideways_scrolling(browser, sit
             )
         expect(page.locator("#content h1")).to_be_visible(timeout=20_000)
         assert not has_horizontal_scroll(page), f"{path} scrolls sideways at {viewport}"
+    page.context.close()
+
+
+def test_a_papers_title_is_read_whole_and_no_row_label_covers_a_handle(browser, site_url):
+    """Django's 20em text box cut a paper's title; its small label of each saved row sat over
+    the ordered row's handle and place."""
+    page = signed_in_page(browser, site_url)
+    page.goto("/admin/publications/publication/?q=Jet-Long")
+    page.goto(page.locator("#result_list a", has_text="Jet-Long").first.get_attribute("href"))
+    title = page.locator("#id_title")
+    expect(title).to_have_value(re.compile("Dynamic Bifocal RoPE$"))
+    assert title.evaluate("box => box.scrollWidth <= box.clientWidth"), "the title is cut"
+    first_row = page.locator("#authorships-0")
+    expect(first_row.locator(".ordered-rows__handle")).to_be_visible()
+    expect(first_row.locator("td.original p")).to_be_hidden()
     page.context.close()
