@@ -15,7 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# As a script this folder comes first on sys.path, and benchmarks/http.py would hide the
+# standard library's `http`.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "benchmark-only")
 TEMPORARY = tempfile.mkdtemp(prefix="lab-bench-")
