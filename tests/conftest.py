@@ -2,7 +2,11 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
-from config.management.commands.seed import FIXTURES
+# The shared helpers' asserts explain their failures as the tests' own do.
+pytest.register_assert_rewrite("tests.cases", "tests.factories")
+
+from config.management.commands.seed import FIXTURES  # noqa: E402
+from tests.cases import make_editor  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -32,8 +36,8 @@ def seeded(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
-def editor(django_user_model):
-    return django_user_model.objects.create_superuser("editor", "editor@example.org", "pw-editor-1")
+def editor(db):
+    return make_editor()
 
 
 @pytest.fixture
