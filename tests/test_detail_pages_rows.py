@@ -3,29 +3,17 @@
 import pytest
 from django.test import Client
 
-from directory.partial_dates import PartialDate
-from tests.factories import count_queries, make_news, make_person, make_publication
+from tests.factories import make_person
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.mark.parametrize("rows", [5, 200])
-def test_news_page_runs_a_fixed_number_of_queries(client, rows):
-    """The item with its people, its publications with their prefetches and citation keys,
-    the lab."""
-    item = make_news(date=PartialDate(2026, 7))
-    item.people.add(*[make_person() for _ in range(rows)])
-    item.publications.add(*[make_publication(authors=["A", "B"]) for _ in range(rows)])
-    assert count_queries(client, item.get_absolute_url()) == 8
 
 
 @pytest.mark.parametrize(
     "make_draft",
     [
         lambda: make_person(slug="draft", is_published=False),
-        lambda: make_news(slug="draft", is_published=False),
     ],
-    ids=["person", "news"],
+    ids=["person"],
 )
 def test_drafts_are_a_404_for_visitors_and_a_marked_preview_for_staff(editor_client, make_draft):
     draft = make_draft()
