@@ -64,3 +64,13 @@ def test_a_history_page_with_a_wellformed_id_still_opens(editor_client):
     response = editor_client.get(history_url(person, str(person.pk)))
     assert response.status_code == 200
     assert "Hang Zhu" in response.content.decode()
+
+
+def test_a_history_page_has_no_inline_style(editor_client):
+    """django-simple-history's list of versions wrote `style="border-top: 0"` on its
+    paginator: the strict Content-Security-Policy blocked it, and Chromium reported a
+    violation on every History page."""
+    person = make_person(name="Hang Zhu")
+    html = editor_client.get(history_url(person, str(person.pk))).content.decode()
+    assert 'class="paginator"' in html
+    assert " style=" not in html and "<style" not in html
