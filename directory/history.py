@@ -47,10 +47,14 @@ class HistoryAdmin(SimpleHistoryAdmin):
     # Ids ---------------------------------------------------------------------------------
 
     def valid_id(self, object_id, field=None):
-        """The id as its field reads it; a 404 for an id the field cannot read ("abc")."""
+        """The id as its field reads it; a 404 for an id the field cannot read ("abc", "1.0",
+        a NUL) or the database cannot hold. django-simple-history filters by the id as typed
+        before it looks for the object: "abc" was a 500 on every History page."""
         field = field or self.opts.pk
         try:
-            return field.to_python(unquote(str(object_id)))
+            value = field.to_python(unquote(str(object_id)))
+            field.get_prep_value(value)
+            return value
         except (ValidationError, ValueError, TypeError):
             raise Http404(f"No {self.opts.verbose_name} has the id “{object_id}”.") from None
 
