@@ -91,7 +91,7 @@ class PersonAdmin(MemberScopedAdmin):
     fieldsets = [
         (None, {"fields": ["name", "slug", "role_group", "position_title", "is_published"]}),
         ("Login", {"fields": ["user"]}),
-        ("Contact and affiliation", {"fields": ["affiliations", "email"]}),
+        ("Contact and affiliation", {"fields": ["affiliations", "email", "orcid"]}),
         ("About", {"fields": ["short_bio", "bio", "research_interests"]}),
         ("Photo", {"fields": ["thumbnail", "photo", "photo_alt"]}),
         ("Recognising the person in author lists", {"fields": ["aliases"]}),

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from directory.identifiers import ORCID_EXAMPLE, OrcidField, orcid_url
 from directory.models import OrderedRow, PublicPage, WebLink
 from directory.partial_dates import PartialDateField, format_period
 from directory.querysets import PublishableQuerySet
@@ -90,6 +91,11 @@ class Person(PublicPage):
     email = models.EmailField(
         blank=True, help_text="Shown in a form people can read but address harvesters cannot."
     )
+    orcid = OrcidField(
+        "ORCID iD",
+        help_text=f'e.g. "{ORCID_EXAMPLE}", or its address on orcid.org. Shown on the profile '
+        "and in the site's data, so other sites can tell this person from namesakes.",
+    )
     research_interests = models.TextField(blank=True, help_text="One interest per line.")
     short_bio = models.TextField(
         blank=True, help_text="One or two sentences for the directory and link previews. Markdown."
@@ -143,6 +149,13 @@ class Person(PublicPage):
                 name="person_photo_has_alt_text",
                 violation_error_message="Describe the photo in its alt text.",
             ),
+            # An ORCID iD names one person: a second profile with it is the same person twice.
+            models.UniqueConstraint(
+                fields=["orcid"],
+                condition=~models.Q(orcid=""),
+                name="person_orcid_unique",
+                violation_error_message="Another profile has this ORCID iD.",
+            ),
         ]
 
     def __str__(self):
@@ -166,6 +179,10 @@ class Person(PublicPage):
     def large_thumbnail_url(self) -> str:
         """The photo as the profile shows it; the photo itself when it has no thumbnail yet."""
         return (self.photo_thumbnail_large or self.photo).url
+
+    @property
+    def orcid_url(self) -> str:
+        return orcid_url(self.orcid)
 
     @property
     def affiliation_list(self) -> list[str]:
