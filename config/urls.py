@@ -13,12 +13,13 @@ from people import urls as people_urls
 from publications import urls as publications_urls
 
 
-def with_composed_detail(app_urls, view):
-    """An app's URLs plus its detail page, which config/views.py composes with other apps.
+def with_composed_detail(app_urls, view, *pages):
+    """An app's URLs plus its detail page (and `pages` beside it), which config/views.py
+    composes with other apps.
 
     Appended last, so the app's own fixed paths ("feed/", "export.bib") still come first.
     """
-    patterns = [*app_urls.urlpatterns, path("<slug:slug>/", view, name="detail")]
+    patterns = [*app_urls.urlpatterns, *pages, path("<slug:slug>/", view, name="detail")]
     return include((patterns, app_urls.app_name))
 
 
@@ -27,7 +28,15 @@ urlpatterns = [
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("robots.txt", views.robots_txt, name="robots-txt"),
     path("healthz", views.healthz, name="healthz"),
-    path("people/", with_composed_detail(people_urls, views.profile)),
+    path(
+        "people/",
+        with_composed_detail(
+            people_urls,
+            views.profile,
+            path("<slug:slug>/cv/", views.cv, name="cv"),
+            path("<slug:slug>/cv.pdf", views.cv_pdf, name="cv-pdf"),
+        ),
+    ),
     path("publications/", with_composed_detail(publications_urls, views.publication)),
     path("news/", include(news_urls)),
     path("admin/", admin.site.urls),

@@ -5,13 +5,18 @@ page; a profile with its publications and news; a publication with the news abou
 here, above the apps, so no app imports one above it (docs/architecture.md).
 """
 
+from dataclasses import dataclass
+
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
+from directory.documents import pdf_from_html
 from news.models import NewsItem
 from people.models import Person
 from publications import exports
@@ -55,6 +60,49 @@ def profile(request, slug):
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
         },
     )
+
+
+@dataclass(frozen=True)
+class PublicationGroup:
+    type: str
+    label: str
+    publications: list[Publication]
+
+
+def by_type(publications) -> list[PublicationGroup]:
+    """Publications under their type's heading, in the order the types are declared
+    (conference papers, journal articles, ...), each group newest first."""
+    groups: dict[str, list[Publication]] = {value: [] for value in Publication.Type.values}
+    for publication in publications:
+        groups[publication.type].append(publication)
+    return [
+        PublicationGroup(value, label, groups[value])
+        for value, label in Publication.Type.choices
+        if groups[value]
+    ]
+
+
+def cv_context(request, slug) -> dict:
+    """What a CV shows, from the rows the profile shows: a fixed number of queries."""
+    person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
+    publications = Publication.objects.published().authored_by(person).for_listing()
+    return {"person": person, "publication_groups": by_type(publications)}
+
+
+def cv(request, slug):
+    """/people/<slug>/cv/: the profile as a CV, laid out for printing."""
+    return render(request, "people/person_cv.html", cv_context(request, slug))
+
+
+def cv_pdf(request, slug):
+    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint."""
+    context = {**cv_context(request, slug), "for_pdf": True}
+    html = render_to_string("people/person_cv.html", context, request=request)
+    pdf = pdf_from_html(html, site_url=request.build_absolute_uri("/"))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    filename = f"{context['person'].slug}-cv.pdf"
+    response["Content-Disposition"] = content_disposition_header(False, filename)
+    return response
 
 
 def publication(request, slug):
