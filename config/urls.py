@@ -7,6 +7,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from config import views
+from config.api import api
 from config.sitemaps import SITEMAPS
 from news import urls as news_urls
 from people import urls as people_urls
@@ -39,6 +40,7 @@ urlpatterns = [
     ),
     path("publications/", with_composed_detail(publications_urls, views.publication)),
     path("news/", include(news_urls)),
+    path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]
 

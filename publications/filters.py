@@ -35,6 +35,8 @@ class CaseInsensitiveMultipleChoiceFilter(django_filters.MultipleChoiceFilter):
 class MultipleIntegerField(forms.Field):
     widget = forms.MultipleHiddenInput
     default_error_messages = {"invalid": "“%(value)s” is not a year."}
+    # Its bounds, which the API's schema declares too (directory/api.py).
+    min_value, max_value = FIRST_YEAR, LAST_YEAR
 
     def to_python(self, value):
         if not value:
@@ -46,7 +48,7 @@ class MultipleIntegerField(forms.Field):
                 year = int(item)
             except (TypeError, ValueError):
                 year = None
-            if year is None or not FIRST_YEAR <= year <= LAST_YEAR:
+            if year is None or not self.min_value <= year <= self.max_value:
                 # A huge number would overflow the database's integer, so it is no year either.
                 raise forms.ValidationError(
                     self.error_messages["invalid"], code="invalid", params={"value": item}
