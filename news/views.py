@@ -3,6 +3,7 @@ from django.shortcuts import get_object_or_404, render
 from directory.pagination import paginate
 from news.filters import NewsFilter
 from news.models import NewsItem
+from publications.filters import filters_query
 
 PER_PAGE = 20
 
@@ -16,6 +17,7 @@ def index(request):
             "filterset": filterset,
             "page": paginate(request, filterset.qs, per_page=PER_PAGE),
             "ignored": filterset.ignored_values(),
+            "filters_query": filters_query(filterset),
         },
     )
 

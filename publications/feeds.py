@@ -8,6 +8,7 @@ from django.core.exceptions import BadRequest
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
+from directory.filters import FilterSet
 from directory.models import Lab
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
@@ -17,7 +18,9 @@ FEED_ITEMS = 50
 
 @dataclass(frozen=True)
 class Selection:
-    filterset: PublicationFilter
+    """A list's filters as a feed reads them (the news feed too)."""
+
+    filterset: FilterSet
     query: str
     lab_name: str
 
