@@ -96,7 +96,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "config.apps.StaticFiles",
     "django.contrib.sitemaps",
     "django_filters",
     # The JSON API (config/api.py); listed so its docs use its own static files, not a CDN.
