@@ -1,5 +1,8 @@
+import re
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
@@ -62,6 +65,34 @@ def export(request, format):
         case _:
             raise Http404("No such export format.")
     return download(content, format=format, filename=f"publications.{format}")
+
+
+# A root-relative address in an attribute: what embed() makes absolute.
+SITE_PATH = re.compile(r'(\s(?:href|src)=")/(?!/)')
+
+
+@require_safe
+def embed(request):
+    """/publications/embed/?author=...: the list's first page as an HTML fragment, for another
+    site to include when it builds its pages (a department's page, a CMS block).
+
+    The markup is the list's own (includes/publication_list.html, the site's class names);
+    its links are made absolute, as the fragment is read on another site. A filter value the
+    list would ignore is a 400, as for the exports.
+    """
+    filterset = PublicationFilter(
+        request.GET, queryset=Publication.objects.published().for_listing()
+    )
+    if ignored := filterset.ignored_values():
+        return plain_text("\n".join(ignored), status=400)
+    page = paginate(request, filterset.qs, per_page=PER_PAGE)
+    html = render_to_string(
+        "publications/embed.html",
+        {"page": page, "filters_query": filters_query(filterset)},
+        request=request,
+    )
+    site = request.build_absolute_uri("/")
+    return HttpResponse(SITE_PATH.sub(rf"\1{site}", html), content_type="text/html; charset=utf-8")
 
 
 @require_safe
