@@ -12,8 +12,13 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.files.storage import default_storage
+from PIL import ImageFile
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+# WeasyPrint turns Pillow's LOAD_TRUNCATED_IMAGES on for the whole process when it is imported;
+# photo uploads (people/photos.py) must refuse truncated files, so it is turned off again.
+ImageFile.LOAD_TRUNCATED_IMAGES = False
 
 
 class LocalFilesFetcher(URLFetcher):

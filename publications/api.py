@@ -19,7 +19,14 @@ from directory.api import (
     page_of,
 )
 from publications import exports
-from publications.filters import PublicationFilter, facets
+from publications.filters import (
+    PublicationFilter,
+    award_count,
+    facets,
+    in_chosen_years,
+    year_counts,
+    year_options,
+)
 from publications.models import Publication, Venue
 
 router = Router(tags=["publications"])
@@ -66,9 +73,10 @@ class FacetOptionOut(Schema):
 
 class PublicationPage(PageOut[PublicationSummaryOut]):
     facets: dict[str, list[FacetOptionOut]] = Field(
-        description="The HTML list's facets (venue, year, type): each option counted with "
-        "every other filter applied."
+        description="The HTML list's facets (venue, type, author, year), most papers first "
+        "(years newest first): each option counted with every other filter applied."
     )
+    award_count: int = Field(description="Papers with an award, under the other filters.")
 
 
 class VenueOut(Schema):
@@ -136,12 +144,26 @@ def list_publications(request, filters: Query[PublicationQuery]):  # type: ignor
     filterset = PublicationFilter(
         request.GET, queryset=Publication.objects.published().for_listing().order_by(*ORDER)
     )
+    page = filtered_page(request, filterset, per_page=PER_PAGE, row=publication_summary)
+    years = year_counts(filterset)
     return {
-        **filtered_page(request, filterset, per_page=PER_PAGE, row=publication_summary),
+        **page,
         "facets": {
-            name: [option.__dict__ for option in options]
-            for name, options in facets(filterset).items()
+            **{
+                name: [option.__dict__ for option in facet.options]
+                for name, facet in facets(filterset).items()
+            },
+            "year": [
+                {
+                    "value": str(option.year),
+                    "label": str(option.year),
+                    "count": option.count,
+                    "selected": in_chosen_years(filterset, option.year),
+                }
+                for option in year_options(filterset, years)
+            ],
         },
+        "award_count": award_count(filterset),
     }
 
 

@@ -9,17 +9,24 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded")]
 
 
 def page_facets(response) -> dict[str, dict[str, int]]:
-    return {
-        name: {option.value: option.count for option in options}
-        for name, options in response.context["facets"].items()
+    """The counts the page shows: its facets, its years (the From and To controls and the
+    chart), and the award checkbox."""
+    facets = {
+        name: {option.value: option.count for option in facet.options}
+        for name, facet in response.context["facets"].items()
     }
+    facets["year"] = {str(option.year): option.count for option in response.context["year_options"]}
+    facets["award"] = {"1": response.context["award_count"]}
+    return facets
 
 
 def api_facets(data) -> dict[str, dict[str, int]]:
-    return {
+    facets = {
         name: {option["value"]: option["count"] for option in options}
         for name, options in data["facets"].items()
     }
+    facets["award"] = {"1": data["award_count"]}
+    return facets
 
 
 @pytest.mark.parametrize(
@@ -172,7 +179,8 @@ def test_the_schema_is_openapi_3_with_todays_choices(client):
         for parameter in schema["paths"]["/api/publications/"]["get"]["parameters"]
     }
     assert "NSDI" in parameters["venue"]["items"]["enum"]
-    assert "hang-zhu" in parameters["author"]["enum"]
+    assert "hang-zhu" in parameters["author"]["items"]["enum"]
+    assert parameters["authors"]["enum"] == ["", "any", "all"]
     assert parameters["year"]["items"] == {"type": "integer", "minimum": 1000, "maximum": 9999}
 
 

@@ -86,11 +86,11 @@ def test_each_list_runs_a_fixed_number_of_queries(client, rows):
     query = f"venue={paper.venue.short_name}&year={paper.year}&author={member}&q=paper"
     expected = {
         # venue choices, member choices, count, rows, authors with their people, awards,
-        # links, and one aggregate per facet (venue, year, type)
-        "/api/publications/": 10,
-        f"/api/publications/?{query}": 10,
-        # group choices, count, rows with their groups
-        "/api/people/": 3,
+        # links, one aggregate per facet (venue, type, member), the years, the award count
+        "/api/publications/": 12,
+        f"/api/publications/?{query}": 12,
+        # group choices, count, rows with their groups, their links (for_directory)
+        "/api/people/": 4,
         # count, rows with their counts
         "/api/venues/": 2,
         # year choices, person choices, count, rows, their people

@@ -61,3 +61,12 @@ def test_printing_reads_the_sites_own_files_and_fetches_nothing_else():
     ]:
         with pytest.raises(ValueError):
             fetcher.fetch(url)
+
+
+def test_printing_a_cv_leaves_truncated_photos_refused(client):
+    """WeasyPrint's import lets Pillow load truncated images; the photo checks need it off."""
+    from PIL import ImageFile
+
+    person = make_person()
+    assert client.get(f"/people/{person.slug}/cv.pdf").status_code == 200
+    assert ImageFile.LOAD_TRUNCATED_IMAGES is False

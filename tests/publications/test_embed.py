@@ -41,7 +41,9 @@ def test_the_fragment_refuses_a_filter_the_list_would_ignore(client):
 def test_staff_see_a_snippet_to_copy_on_a_profile_and_visitors_do_not(editor_client):
     assert "data-lab-publications" not in Client().get("/people/hang-zhu/").content.decode()
     html = editor_client.get("/people/hang-zhu/").content.decode()
-    snippet = re.search(r"<pre[^>]*><code>(.*?)</code></pre>", html, re.S).group(1)
+    snippet = re.search(
+        r'<details class="embed-snippet">.*?<pre[^>]*><code>(.*?)</code></pre>', html, re.S
+    ).group(1)
     assert "&lt;div data-lab-publications=&quot;author=hang-zhu&quot;" in snippet
     assert "&lt;script src=&quot;http://testserver/static/js/embed.js&quot; async&gt;" in snippet
     assert 'href="http://testserver/publications/embed/?author=hang-zhu"' in html
