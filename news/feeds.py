@@ -5,8 +5,8 @@ import datetime
 from django.contrib.syndication.views import Feed
 from django.core.exceptions import BadRequest
 from django.urls import reverse
-from django.utils.feedgenerator import Atom1Feed
 
+from directory.feeds import XmlSafeAtom1Feed
 from directory.models import Lab
 from directory.text import markdown_to_html
 from news.filters import NewsFilter
@@ -24,7 +24,7 @@ class NewsFeed(Feed):
     A news item is dated the first day its date stands for: "Jul 2026" is 1 July 2026.
     """
 
-    feed_type = Atom1Feed
+    feed_type = XmlSafeAtom1Feed
 
     def get_object(self, request):
         filterset = NewsFilter(request.GET, queryset=NewsItem.objects.published().for_listing())
