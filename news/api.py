@@ -71,8 +71,8 @@ NewsQuery = filter_parameters(NewsFilter, operation_id="list_news")
     summary="News, filtered as on /news/",
 )
 def list_news(request, filters: Query[NewsQuery]):  # type: ignore[valid-type]
-    """Newest first, then by slug, so items of one date keep their pages."""
-    items = NewsItem.objects.published().for_listing().order_by("-date", "title", "slug")
+    """In the news page's order (NewsItem.Meta.ordering), so page N is the page's page N."""
+    items = NewsItem.objects.published().for_listing()
     filterset = NewsFilter(request.GET, queryset=items)
     return filtered_page(request, filterset, per_page=PER_PAGE, row=news_summary)
 

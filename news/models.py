@@ -82,7 +82,8 @@ class NewsItem(PublicPage):
     history = HistoricalRecords(m2m_fields=["people", "publications"])
 
     class Meta:
-        ordering = ["-date", "title"]
+        # The slug last: items of one date and title keep one order, page after page.
+        ordering = ["-date", "title", "slug"]
         verbose_name = "news item"
         indexes = [
             # The news page lists newest first.

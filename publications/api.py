@@ -126,9 +126,6 @@ def author_data(authorship, request: HttpRequest) -> dict:
     }
 
 
-# The list's own order, then the slug: two papers of one year and title keep their pages.
-ORDER = [*Publication._meta.ordering, "slug"]
-
 PublicationQuery = filter_parameters(PublicationFilter, operation_id="list_publications")
 
 
@@ -142,7 +139,7 @@ def list_publications(request, filters: Query[PublicationQuery]):  # type: ignor
     """The same filters as the HTML list, by the same FilterSet; a value the list would ignore
     is refused with a 400. Newest first, 50 a page; facet counts as the list shows them."""
     filterset = PublicationFilter(
-        request.GET, queryset=Publication.objects.published().for_listing().order_by(*ORDER)
+        request.GET, queryset=Publication.objects.published().for_listing()
     )
     page = filtered_page(request, filterset, per_page=PER_PAGE, row=publication_summary)
     years = year_counts(filterset)

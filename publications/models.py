@@ -163,7 +163,9 @@ class Publication(PublicPage):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = [models.F("year").desc(nulls_last=True), "title"]
+        # The slug last: papers of one year and title keep one order, so a page of the list,
+        # of the API and of an export never repeats or skips one of them.
+        ordering = [models.F("year").desc(nulls_last=True), "title", "slug"]
         indexes = [
             # The public list orders by year, newest first, and the year facet groups by it.
             models.Index(fields=["year", "title"], name="publication_year_title"),

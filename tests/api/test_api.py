@@ -4,29 +4,9 @@ JSON, open to other origins for GET."""
 import pytest
 
 from people.models import Person
+from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded")]
-
-
-def page_facets(response) -> dict[str, dict[str, int]]:
-    """The counts the page shows: its facets, its years (the From and To controls and the
-    chart), and the award checkbox."""
-    facets = {
-        name: {option.value: option.count for option in facet.options}
-        for name, facet in response.context["facets"].items()
-    }
-    facets["year"] = {str(option.year): option.count for option in response.context["year_options"]}
-    facets["award"] = {"1": response.context["award_count"]}
-    return facets
-
-
-def api_facets(data) -> dict[str, dict[str, int]]:
-    facets = {
-        name: {option["value"]: option["count"] for option in options}
-        for name, options in data["facets"].items()
-    }
-    facets["award"] = {"1": data["award_count"]}
-    return facets
 
 
 @pytest.mark.parametrize(
@@ -47,7 +27,7 @@ def test_the_api_lists_exactly_the_papers_and_facet_counts_of_the_html_list(clie
         publication.slug for publication in page.context["page"].object_list
     ]
     assert data["count"] == page.context["page"].paginator.count
-    assert api_facets(data) == page_facets(page)
+    assert facet_counts_of_the_api(data) == facet_counts_of_the_page(page)
 
 
 def test_nsdi_2024_gives_the_three_seeded_papers_with_their_authors(client):
