@@ -3,12 +3,11 @@ is one per member."""
 
 import xml.etree.ElementTree as ET
 
-import pytest
+from django.test import TestCase
 
+from config.management.commands.seed import FIXTURES
 from news.models import NewsItem
 from tests.page_head import PageHead
-
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded")]
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -21,30 +20,34 @@ def feed_titles(client, query: str) -> tuple[str, list[str]]:
     return root.findtext(f"{ATOM}title"), entries
 
 
-def test_a_persons_news_feed_holds_exactly_the_news_about_them(client):
-    title, entries = feed_titles(client, "person=haoran-zhang")
-    expected = NewsItem.objects.published().filter(people__slug="haoran-zhang")
-    assert entries == [item.title for item in expected]
-    assert 0 < len(entries) < NewsItem.objects.published().count()
-    assert title.endswith("news (Haoran Zhang)")
+class SeededNewsFeedFilterTests(TestCase):
+    """Over the seed: its news about several people over several years."""
 
+    fixtures = FIXTURES
 
-def test_the_news_feed_honours_the_year_filter_as_the_page_does(client):
-    page = client.get("/news/?year=2026&person=haoran-zhang")
-    _, entries = feed_titles(client, "year=2026&person=haoran-zhang")
-    assert entries == [item.title for item in page.context["page"].object_list]
-    assert entries
-    assert feed_titles(client, "year=2025")[1] == []
+    def test_a_persons_news_feed_holds_exactly_the_news_about_them(self):
+        title, entries = feed_titles(self.client, "person=haoran-zhang")
+        expected = NewsItem.objects.published().filter(people__slug="haoran-zhang")
+        assert entries == [item.title for item in expected]
+        assert 0 < len(entries) < NewsItem.objects.published().count()
+        assert title.endswith("news (Haoran Zhang)")
 
+    def test_the_news_feed_honours_the_year_filter_as_the_page_does(self):
+        page = self.client.get("/news/?year=2026&person=haoran-zhang")
+        _, entries = feed_titles(self.client, "year=2026&person=haoran-zhang")
+        assert entries == [item.title for item in page.context["page"].object_list]
+        assert entries
+        assert feed_titles(self.client, "year=2025")[1] == []
 
-def test_a_value_the_news_page_would_ignore_is_refused_by_the_feed(client):
-    assert client.get("/news/feed/?person=nobody").status_code == 400
-    assert client.get("/news/feed/?year=twenty").status_code == 400
+    def test_a_value_the_news_page_would_ignore_is_refused_by_the_feed(self):
+        assert self.client.get("/news/feed/?person=nobody").status_code == 400
+        assert self.client.get("/news/feed/?year=twenty").status_code == 400
 
-
-def test_the_profile_and_the_filtered_news_page_link_their_feeds(client):
-    profile = PageHead(client.get("/people/haoran-zhang/").content.decode())
-    feeds = [link["href"] for link in profile.link("alternate")]
-    assert "/news/feed/?person=haoran-zhang" in feeds
-    news = PageHead(client.get("/news/?person=haoran-zhang").content.decode())
-    assert "/news/feed/?person=haoran-zhang" in [link["href"] for link in news.link("alternate")]
+    def test_the_profile_and_the_filtered_news_page_link_their_feeds(self):
+        profile = PageHead(self.client.get("/people/haoran-zhang/").content.decode())
+        feeds = [link["href"] for link in profile.link("alternate")]
+        assert "/news/feed/?person=haoran-zhang" in feeds
+        news = PageHead(self.client.get("/news/?person=haoran-zhang").content.decode())
+        assert "/news/feed/?person=haoran-zhang" in [
+            link["href"] for link in news.link("alternate")
+        ]

@@ -6,10 +6,10 @@ from html import unescape
 from urllib.parse import parse_qs
 
 import bibtexparser
-import pytest
 from bibtexparser import middlewares
+from django.test import TestCase
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded")]
+from config.management.commands.seed import FIXTURES
 
 # What each OpenURL format and genre is in BibTeX, as Zotero maps both to its item types.
 BIBTEX_TYPE_OF = {
@@ -65,27 +65,30 @@ def bibtex_of(client, query: str) -> list[dict]:
     return [from_bibtex(entry) for entry in library.entries]
 
 
-@pytest.mark.parametrize("query", ["", "author=hang-zhu", "venue=NSDI&year=2024"])
-def test_every_paper_of_a_list_reads_back_as_its_bibtex_entry(client, query):
-    html = client.get(f"/publications/?{query}").content.decode()
-    from_spans = [from_coins(context) for context in spans(html)]
-    assert from_spans, "the list carries COinS"
-    assert from_spans == bibtex_of(client, query)
+class SeededCoinsTests(TestCase):
+    """Over the seed's papers, which hold every kind of work the spans map."""
 
+    fixtures = FIXTURES
 
-def test_every_kind_of_work_in_the_seed_is_covered(client):
-    html = client.get("/publications/").content.decode()
-    kinds = {from_coins(context)["type"] for context in spans(html)}
-    assert {"inproceedings", "article", "misc"} <= kinds
+    def test_every_paper_of_a_list_reads_back_as_its_bibtex_entry(self):
+        for query in ["", "author=hang-zhu", "venue=NSDI&year=2024"]:
+            with self.subTest(query=query):
+                html = self.client.get(f"/publications/?{query}").content.decode()
+                from_spans = [from_coins(context) for context in spans(html)]
+                assert from_spans, "the list carries COinS"
+                assert from_spans == bibtex_of(self.client, query)
 
+    def test_every_kind_of_work_in_the_seed_is_covered(self):
+        html = self.client.get("/publications/").content.decode()
+        kinds = {from_coins(context)["type"] for context in spans(html)}
+        assert {"inproceedings", "article", "misc"} <= kinds
 
-def test_each_span_names_the_papers_page_and_its_doi(client):
-    html = client.get("/publications/?venue=NSDI&year=2024").content.decode()
-    for context in spans(html):
-        assert context["ctx_ver"] == ["Z39.88-2004"]
-        assert context["rft_id"][0].startswith("http://testserver/publications/")
+    def test_each_span_names_the_papers_page_and_its_doi(self):
+        html = self.client.get("/publications/?venue=NSDI&year=2024").content.decode()
+        for context in spans(html):
+            assert context["ctx_ver"] == ["Z39.88-2004"]
+            assert context["rft_id"][0].startswith("http://testserver/publications/")
 
-
-def test_profiles_and_the_home_page_carry_coins_too(client):
-    assert spans(client.get("/people/hang-zhu/").content.decode())
-    assert spans(client.get("/").content.decode())
+    def test_profiles_and_the_home_page_carry_coins_too(self):
+        assert spans(self.client.get("/people/hang-zhu/").content.decode())
+        assert spans(self.client.get("/").content.decode())
