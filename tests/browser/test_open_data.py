@@ -2,6 +2,7 @@
 printable CV, and the embed snippet on a plain page of another origin."""
 
 import json
+import re
 import threading
 import urllib.request
 from functools import partial
@@ -26,7 +27,25 @@ HOST_PAGE = """<!doctype html>
 HOST_CSS = 'body { font-family: "Courier New", monospace; }\n'
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
+# What a careful host sends: its own styles and images, scripts and API calls from the lab's
+# origin only, nothing inline. The embed must work inside it.
+HOST_CSP = (
+    "default-src 'none'; style-src 'self'; img-src 'self'; script-src {site}; "
+    "connect-src {connect}; base-uri 'none'; form-action 'none'"
+)
+
+
+class HostPageHandler(SimpleHTTPRequestHandler):
+    """Serves the host page's folder with its Content-Security-Policy, quietly."""
+
+    def __init__(self, *args, csp: str, **kwargs):
+        self.csp = csp
+        super().__init__(*args, **kwargs)
+
+    def end_headers(self):
+        self.send_header("Content-Security-Policy", self.csp)
+        super().end_headers()
+
     def log_message(self, format, *args):
         pass
 
@@ -100,8 +119,9 @@ def test_the_printable_cv_is_accessible_and_links_its_pdf(page, site_url):
 
 
 @pytest.fixture
-def host_url(tmp_path, site_url):
-    """A plain page holding the snippet, served from another origin (another port)."""
+def serve_host_page(tmp_path, site_url):
+    """Serves a plain page holding the snippet from another origin (another port) with the
+    CSP `HOST_CSP` allowing API calls to `connect`; gives its address."""
     snippet = (
         '<div data-lab-publications="author=hang-zhu">'
         f'<a href="{site_url}/publications/?author=hang-zhu">Hang Zhu’s publications</a></div>\n'
@@ -109,20 +129,31 @@ def host_url(tmp_path, site_url):
     )
     (tmp_path / "index.html").write_text(HOST_PAGE.format(snippet=snippet))
     (tmp_path / "host.css").write_text(HOST_CSS)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(tmp_path)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    server.shutdown()
-    server.server_close()
+    servers = []
+
+    def serve(*, connect: str) -> str:
+        csp = HOST_CSP.format(site=site_url, connect=connect)
+        handler = partial(HostPageHandler, directory=str(tmp_path), csp=csp)
+        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/index.html"
+
+    yield serve
+    for server in servers:
+        server.shutdown()
+        server.server_close()
 
 
-def test_the_embed_snippet_lists_one_members_papers_on_another_sites_page(page, host_url, site_url):
+def test_the_embed_snippet_lists_one_members_papers_on_another_sites_page(
+    page, serve_host_page, site_url
+):
+    """Under the host's strict CSP: our script, the API's CORS answer, no inline style."""
     with urllib.request.urlopen(f"{site_url}/api/publications/?author=hang-zhu") as answer:
         expected = [paper["title"] for paper in json.load(answer)["results"]]
     assert expected
 
-    page.goto(host_url)
+    page.goto(serve_host_page(connect=site_url))
     host = page.locator("[data-lab-publications]")
     expect(host.locator(".publication")).to_have_count(len(expected))
     assert host.locator(".publication__title").all_inner_texts() == expected
@@ -135,3 +166,22 @@ def test_the_embed_snippet_lists_one_members_papers_on_another_sites_page(page, 
     assert "Courier New" in host_font
     assert title_font == host_font, "the list takes the host page's font"
     assert page.problems == []
+
+    # CORS is open on the API only: the host's page may read the API, not the lab's pages.
+    reads = page.evaluate(
+        """urls => Promise.all(urls.map(url => fetch(url).then(() => "read", error => error.name)))""",
+        [
+            f"{site_url}/api/publications/?author=hang-zhu",
+            f"{site_url}/publications/?author=hang-zhu",
+        ],
+    )
+    assert reads == ["read", "TypeError"]
+
+
+def test_a_host_that_forbids_calls_to_the_lab_keeps_the_link_in_place(page, serve_host_page):
+    page.goto(serve_host_page(connect="'none'"))
+    host = page.locator("[data-lab-publications]")
+    expect(host).to_have_attribute("data-lab-error", re.compile(".+"))
+    expect(host.get_by_role("link", name="Hang Zhu’s publications")).to_be_visible()
+    expect(host.locator(".publication")).to_have_count(0)
+    assert any("Content Security Policy" in problem for problem in page.problems), page.problems
