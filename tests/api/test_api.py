@@ -1,35 +1,33 @@
 """The JSON API (/api/) over the four seeded profiles: the same rows as the pages, errors as
 JSON, open to other origins for GET."""
 
-from django.test import TestCase
-
-from config.management.commands.seed import FIXTURES
 from people.models import Person
 from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
+from tests.cases import SeededTestCase, parametrize
 
 
-class SeededApiTests(TestCase):
+class SeededApiTests(SeededTestCase):
     """Over the seed: four profiles, 29 papers, 15 venues, 5 news items."""
 
-    fixtures = FIXTURES
-
-    def test_the_api_lists_exactly_the_papers_and_facet_counts_of_the_html_list(self):
-        for query in [
+    @parametrize(
+        "query",
+        [
             "venue=NSDI&year=2024",
             "",
             "author=hang-zhu",
             "venue=nsdi&venue=OSDI&type=conference-paper",
             "year_min=2020&year_max=2022&q=learning",
             "award=1",
-        ]:
-            with self.subTest(query=query):
-                page = self.client.get(f"/publications/?{query}")
-                data = self.client.get(f"/api/publications/?{query}").json()
-                assert [paper["slug"] for paper in data["results"]] == [
-                    publication.slug for publication in page.context["page"].object_list
-                ]
-                assert data["count"] == page.context["page"].paginator.count
-                assert facet_counts_of_the_api(data) == facet_counts_of_the_page(page)
+        ],
+    )
+    def test_the_api_lists_exactly_the_papers_and_facet_counts_of_the_html_list(self, query):
+        page = self.client.get(f"/publications/?{query}")
+        data = self.client.get(f"/api/publications/?{query}").json()
+        assert [paper["slug"] for paper in data["results"]] == [
+            publication.slug for publication in page.context["page"].object_list
+        ]
+        assert data["count"] == page.context["page"].paginator.count
+        assert facet_counts_of_the_api(data) == facet_counts_of_the_page(page)
 
     def test_nsdi_2024_gives_the_three_seeded_papers_with_their_authors(self):
         data = self.client.get("/api/publications/?venue=NSDI&year=2024").json()
@@ -100,8 +98,9 @@ class SeededApiTests(TestCase):
         item = self.client.get(f"/api/news/{data['results'][0]['slug']}/").json()
         assert item["date"] and item["date_text"] and "body_html" in item
 
-    def test_errors_are_json_with_a_4xx_status(self):
-        for url, status, words in [
+    @parametrize(
+        "url, status, words",
+        [
             ("/api/publications/?year=abc", 400, "year"),
             ("/api/publications/?year=99999", 400, "year"),
             ("/api/publications/?venue=NoSuchVenue", 400, "Venue “NoSuchVenue” was ignored"),
@@ -110,13 +109,14 @@ class SeededApiTests(TestCase):
             ("/api/publications/no-such-paper/", 404, "Not Found"),
             ("/api/people/nobody/", 404, "Not Found"),
             ("/api/no-such-endpoint/", 404, "Not Found"),
-        ]:
-            with self.subTest(url=url, status=status, words=words):
-                response = self.client.get(url)
-                assert response.status_code == status
-                assert response["Content-Type"].startswith("application/json")
-                data = response.json()
-                assert words in data["detail"] + " ".join(data["errors"])
+        ],
+    )
+    def test_errors_are_json_with_a_4xx_status(self, url, status, words):
+        response = self.client.get(url)
+        assert response.status_code == status
+        assert response["Content-Type"].startswith("application/json")
+        data = response.json()
+        assert words in data["detail"] + " ".join(data["errors"])
 
     def test_writing_is_refused_in_json(self):
         response = self.client.post("/api/people/", {"name": "Intruder"})

@@ -11,15 +11,14 @@ application (config/wsgi.py), middleware and all.
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-from django.test import TestCase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ninja import NinjaAPI
 from schemathesis import GenerationMode
 
 from config.api import api
-from config.management.commands.seed import FIXTURES
 from config.wsgi import application
+from tests.cases import SeededTestCase, parametrize
 
 # Every operation the API declares, read without the database (the choices come later).
 OPERATIONS = [
@@ -36,9 +35,7 @@ DETAILS = {
 }
 
 
-class SchemaFuzzingTests(TestCase):
-    fixtures = FIXTURES
-
+class SchemaFuzzingTests(SeededTestCase):
     @classmethod
     def setUpClass(cls):
         # The end of a request closes a database connection that is inside a transaction, as
@@ -56,10 +53,9 @@ class SchemaFuzzingTests(TestCase):
         assert len(OPERATIONS) == 8
         assert {path for _method, path in OPERATIONS if "{" in path} == set(DETAILS)
 
-    def test_every_operation_answers_as_its_schema_says(self):
-        for method, path in OPERATIONS:
-            with self.subTest(operation=f"{method} {path}"):
-                self.fuzz(self.api_schema[path][method])
+    @parametrize("method, path", OPERATIONS)
+    def test_every_operation_answers_as_its_schema_says(self, method, path):
+        self.fuzz(self.api_schema[path][method])
 
     def fuzz(self, operation) -> None:
         cases = st.one_of(

@@ -3,10 +3,8 @@ is one per member."""
 
 import xml.etree.ElementTree as ET
 
-from django.test import TestCase
-
-from config.management.commands.seed import FIXTURES
 from news.models import NewsItem
+from tests.cases import SeededTestCase
 from tests.page_head import PageHead
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -20,10 +18,8 @@ def feed_titles(client, query: str) -> tuple[str, list[str]]:
     return root.findtext(f"{ATOM}title"), entries
 
 
-class SeededNewsFeedFilterTests(TestCase):
+class SeededNewsFeedFilterTests(SeededTestCase):
     """Over the seed: its news about several people over several years."""
-
-    fixtures = FIXTURES
 
     def test_a_persons_news_feed_holds_exactly_the_news_about_them(self):
         title, entries = feed_titles(self.client, "person=haoran-zhang")

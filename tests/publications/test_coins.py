@@ -7,9 +7,8 @@ from urllib.parse import parse_qs
 
 import bibtexparser
 from bibtexparser import middlewares
-from django.test import TestCase
 
-from config.management.commands.seed import FIXTURES
+from tests.cases import SeededTestCase, parametrize
 
 # What each OpenURL format and genre is in BibTeX, as Zotero maps both to its item types.
 BIBTEX_TYPE_OF = {
@@ -65,18 +64,15 @@ def bibtex_of(client, query: str) -> list[dict]:
     return [from_bibtex(entry) for entry in library.entries]
 
 
-class SeededCoinsTests(TestCase):
+class SeededCoinsTests(SeededTestCase):
     """Over the seed's papers, which hold every kind of work the spans map."""
 
-    fixtures = FIXTURES
-
-    def test_every_paper_of_a_list_reads_back_as_its_bibtex_entry(self):
-        for query in ["", "author=hang-zhu", "venue=NSDI&year=2024"]:
-            with self.subTest(query=query):
-                html = self.client.get(f"/publications/?{query}").content.decode()
-                from_spans = [from_coins(context) for context in spans(html)]
-                assert from_spans, "the list carries COinS"
-                assert from_spans == bibtex_of(self.client, query)
+    @parametrize("query", ["", "author=hang-zhu", "venue=NSDI&year=2024"])
+    def test_every_paper_of_a_list_reads_back_as_its_bibtex_entry(self, query):
+        html = self.client.get(f"/publications/?{query}").content.decode()
+        from_spans = [from_coins(context) for context in spans(html)]
+        assert from_spans, "the list carries COinS"
+        assert from_spans == bibtex_of(self.client, query)
 
     def test_every_kind_of_work_in_the_seed_is_covered(self):
         html = self.client.get("/publications/").content.decode()

@@ -3,20 +3,15 @@ copy from a profile."""
 
 import re
 
-from django.contrib.auth import get_user_model
-from django.test import TestCase
-
-from config.management.commands.seed import FIXTURES
+from tests.cases import SeededTestCase, make_editor
 
 
 def titles(html: str) -> list[str]:
     return re.findall(r'<p class="publication__title"><a href="[^"]+">([^<]+)</a>', html)
 
 
-class SeededEmbedTests(TestCase):
+class SeededEmbedTests(SeededTestCase):
     """Over the seed's papers and profiles."""
-
-    fixtures = FIXTURES
 
     def test_the_fragment_holds_the_papers_of_the_list_with_the_same_filter(self):
         for query in ["author=hang-zhu", "venue=NSDI&year=2024", ""]:
@@ -42,8 +37,7 @@ class SeededEmbedTests(TestCase):
 
     def test_staff_see_a_snippet_to_copy_on_a_profile_and_visitors_do_not(self):
         assert "data-lab-publications" not in self.client.get("/people/hang-zhu/").content.decode()
-        editor = get_user_model().objects.create_superuser("editor", "editor@example.org")
-        self.client.force_login(editor)
+        self.client.force_login(make_editor())
         html = self.client.get("/people/hang-zhu/").content.decode()
         snippet = re.search(
             r'<details class="embed-snippet">.*?<pre[^>]*><code>(.*?)</code></pre>', html, re.S
