@@ -9,6 +9,8 @@ from publications.models import Publication
 from tests.cases import SeededTestCase, parametrize
 
 SEEDED = ["hang-zhu", "haoran-zhang", "zerui-wang", "hao-zhang"]
+# Each a related name on Person; each row has a headline and its dates at their precision.
+CV_SECTIONS = ["education", "experience", "teaching", "service", "awards"]
 
 
 def pdf_text(pdf: bytes) -> str:
@@ -42,17 +44,19 @@ class SeededCvTests(SeededTestCase):
 
         person = Person.objects.get(slug=slug)
         assert person.name in text
-        education = list(person.education.all())
         publications = list(Publication.objects.published().authored_by(person))
-        for entry in education:
-            assert squash(entry.headline) in text
-            assert squash(entry.when) in text
+        for section in CV_SECTIONS:
+            for entry in getattr(person, section).all():
+                assert squash(entry.headline) in text, (section, entry.headline)
+                assert squash(entry.when) in text, (section, entry.when)
         for publication in publications:
             assert squash(publication.title) in text, publication.title
 
     def test_the_seeded_profiles_give_the_pdf_test_entries_to_look_for(self):
         people = Person.objects.filter(slug__in=SEEDED)
-        assert sum(person.education.count() for person in people) >= 5
+        for section in CV_SECTIONS:
+            entries = sum(getattr(person, section).count() for person in people)
+            assert entries >= (5 if section == "education" else 1), section
         assert Publication.objects.published().authored_by(people).count() >= 20
 
     def test_the_cv_groups_publications_by_type_and_gives_dates_at_their_precision(self):
