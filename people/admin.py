@@ -403,7 +403,7 @@ class ExternalPersonAdmin(HistoryAdmin):
             raise Http404("No such record.")
         if not self.has_change_permission(request, record):
             raise PermissionDenied
-        form = SplitForm(request.POST or None, record=record)
+        form = SplitForm(request.POST if request.method == "POST" else None, record=record)
         if request.method == "POST" and form.is_valid():
             try:
                 change = split_author_rows(

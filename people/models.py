@@ -884,18 +884,22 @@ class IdentityChange(models.Model):
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     summary = models.CharField(max_length=500)
-    # Hidden reverse relations ("+"): a merge moves every row that points at a record, and
-    # this log must not be among them.
+    # The log outlives the records it names (a merge deletes one; its undo recreates it with
+    # the same id), so these keep the id without a database constraint. Their reverse
+    # relations are hidden ("+"): a merge moves every row that points at a record, but not
+    # this log's.
     record = models.ForeignKey(
         ExternalPerson,
-        on_delete=models.SET_NULL,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
         null=True,
         related_name="+",
         help_text="A merge: the record kept. A split: the record the rows were taken from.",
     )
     other = models.ForeignKey(
         ExternalPerson,
-        on_delete=models.SET_NULL,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
         null=True,
         related_name="+",
         help_text="A split: the record the rows went to.",

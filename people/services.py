@@ -40,7 +40,7 @@ def pointing_relations(model) -> list[models.ForeignKey]:
     return [
         relation.field
         for relation in model._meta.related_objects
-        if relation.many_to_one and not relation.hidden
+        if relation.one_to_many and not relation.hidden
     ]
 
 
@@ -184,23 +184,20 @@ def undo_identity_change(*, change: IdentityChange, user=None) -> UndoResult:
     change = IdentityChange.objects.select_for_update().get(pk=change.pk)
     if change.undone_at is not None:
         raise IdentityChangeRefused("This change has been undone already.")
-    if change.record is None:
+    record = _record(change.record_id)
+    if record is None:
         raise IdentityChangeRefused(
             "The record this change kept has been deleted or merged since: undo that first."
         )
     if change.kind == IdentityChange.Kind.MERGE:
-        result = _undo_merge(change, user)
+        result = _undo_merge(change, record, user)
     else:
-        result = _undo_split(change, user)
-    change.undone_at = timezone.now()
-    change.undone_by = user
-    change.save(update_fields=["undone_at", "undone_by"])
+        result = _undo_split(change, record, user)
+    IdentityChange.objects.filter(pk=change.pk).update(undone_at=timezone.now(), undone_by=user)
     return result
 
 
-def _undo_merge(change: IdentityChange, user) -> UndoResult:
-    keep = change.record
-    assert keep is not None
+def _undo_merge(change: IdentityChange, keep: ExternalPerson, user) -> UndoResult:
     snapshot = change.other_snapshot
     if ExternalPerson.objects.filter(slug=snapshot["slug"]).exists():
         raise IdentityChangeRefused(
@@ -219,9 +216,8 @@ def _undo_merge(change: IdentityChange, user) -> UndoResult:
     return _move_back(change, source=keep, to=absorbed, reason=reason, user=user)
 
 
-def _undo_split(change: IdentityChange, user) -> UndoResult:
-    record, other = change.record, change.other
-    assert record is not None
+def _undo_split(change: IdentityChange, record: ExternalPerson, user) -> UndoResult:
+    other = _record(change.other_id)
     if other is None:
         raise IdentityChangeRefused(
             "The record the rows went to has been deleted or merged since: undo that first."
@@ -235,6 +231,11 @@ def _undo_split(change: IdentityChange, user) -> UndoResult:
     if change.other_was_created and not still_used:
         delete_with_history(other, reason=reason, user=user)
     return result
+
+
+def _record(record_id: int | None) -> ExternalPerson | None:
+    """The record the log names, if it exists (again)."""
+    return ExternalPerson.objects.filter(pk=record_id).first() if record_id else None
 
 
 def _move_back(change: IdentityChange, *, source, to, reason: str, user) -> UndoResult:

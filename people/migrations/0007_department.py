@@ -219,8 +219,8 @@ class Migration(migrations.Migration):
                 ('made_at', models.DateTimeField(auto_now_add=True)),
                 ('undone_at', models.DateTimeField(blank=True, null=True)),
                 ('made_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('other', models.ForeignKey(help_text='A split: the record the rows went to.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='people.externalperson')),
-                ('record', models.ForeignKey(help_text='A merge: the record kept. A split: the record the rows were taken from.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='people.externalperson')),
+                ('other', models.ForeignKey(help_text='A split: the record the rows went to.', null=True, db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='people.externalperson')),
+                ('record', models.ForeignKey(help_text='A merge: the record kept. A split: the record the rows were taken from.', null=True, db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='people.externalperson')),
                 ('undone_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={
