@@ -10,6 +10,7 @@ from config import views
 from config.sitemaps import SITEMAPS
 from news import urls as news_urls
 from people import urls as people_urls
+from people import views as people_views
 from publications import urls as publications_urls
 
 
@@ -22,6 +23,17 @@ def with_composed_detail(app_urls, view):
     return include((patterns, app_urls.app_name))
 
 
+# The department's sections: the people app lists groups and areas; their pages compose the
+# apps above it, so their views are config/views.py's.
+groups_urls = [
+    path("", people_views.groups, name="index"),
+    path("<slug:slug>/", views.group, name="detail"),
+]
+areas_urls = [
+    path("", people_views.areas, name="index"),
+    path("<slug:slug>/", views.area, name="detail"),
+]
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
@@ -30,6 +42,8 @@ urlpatterns = [
     path("people/", with_composed_detail(people_urls, views.profile)),
     path("publications/", with_composed_detail(publications_urls, views.publication)),
     path("news/", include(news_urls)),
+    path("groups/", include((groups_urls, "groups"))),
+    path("areas/", include((areas_urls, "areas"))),
     path("admin/", admin.site.urls),
 ]
 

@@ -5,25 +5,34 @@ page; a profile with its publications and news; a publication with the news abou
 here, above the apps, so no app imports one above it (docs/architecture.md).
 """
 
+from itertools import groupby
+
 from django.db import DatabaseError, connection
-from django.http import HttpResponse, JsonResponse
+from django.db.models import Prefetch
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 from news.models import NewsItem
-from people.models import Person
+from people.models import Membership, Person, ResearchArea, ResearchGroup
 from publications import exports
 from publications.models import Publication
+from publications.views import listing_context
 
 HOME_NEWS = 5
 HOME_PUBLICATIONS = 6
 # A profile lists the newest ones; the full list is the publication list filtered by the person.
 PROFILE_PUBLICATIONS = 50
 PROFILE_NEWS = 10
+PROFILE_COLLABORATORS = 10
 RELATED_PUBLICATIONS = 10
 PUBLICATION_NEWS = 5
+GROUP_NEWS = 10
+# An area's page lists its newest papers; all of them are the publication list's area filter.
+AREA_PUBLICATIONS = 50
+ROLE_ORDER = {role: number for number, role in enumerate(Membership.Role.values)}
 
 
 def home(request):
@@ -52,7 +61,66 @@ def profile(request, slug):
             "publications": publications.for_listing()[:PROFILE_PUBLICATIONS],
             "publication_count": publications.count(),
             "coauthors": publications.coauthors_of(person),
+            "external_coauthors": publications.external_coauthors()[:PROFILE_COLLABORATORS],
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
+        },
+    )
+
+
+def group(request, slug):
+    """/groups/<slug>/: the group's people by role, its papers (its members' while they were
+    members, with the publication list's filters), its news and its alumni."""
+    areas = Prefetch("areas", queryset=ResearchArea.objects.published())
+    group = get_object_or_404(
+        ResearchGroup.objects.visible_to(request.user).prefetch_related(areas), slug=slug
+    )
+    memberships = (
+        group.memberships.current()
+        .filter(person__is_published=True)
+        .select_related("person__role_group", "person__departure")
+        .order_by("person__name")
+    )
+    by_role = sorted(memberships, key=lambda membership: ROLE_ORDER[membership.role])
+    people_by_role = [
+        (Membership.Role(role).label, [membership.person for membership in rows])
+        for role, rows in groupby(by_role, key=lambda membership: membership.role)
+    ]
+    publications = Publication.objects.published().of_groups(group).for_listing()
+    listing = listing_context(request, publications, without=("group",))
+    # Its exports and feed are the publication list's, narrowed to the group.
+    scoped = QueryDict(mutable=True)
+    scoped["group"] = group.slug
+    export_query = f"?{scoped.urlencode()}" + listing["filters_query"].replace("?", "&", 1)
+    return render(
+        request,
+        "groups/group_detail.html",
+        {
+            **listing,
+            "group": group,
+            "people_by_role": people_by_role,
+            "alumni": Person.objects.published()
+            .former_members_of(group)
+            .for_directory()
+            .order_by("name"),
+            "news_items": NewsItem.objects.published().of_group(group).for_listing()[:GROUP_NEWS],
+            "export_query": export_query,
+        },
+    )
+
+
+def area(request, slug):
+    """/areas/<slug>/: the research area's people, groups and newest papers."""
+    area = get_object_or_404(ResearchArea.objects.visible_to(request.user), slug=slug)
+    publications = Publication.objects.published().in_areas(area)
+    return render(
+        request,
+        "areas/area_detail.html",
+        {
+            "area": area,
+            "people": Person.objects.published().in_areas(area).for_directory(),
+            "groups": ResearchGroup.objects.published().filter(areas=area),
+            "publications": publications.for_listing()[:AREA_PUBLICATIONS],
+            "publication_count": publications.count(),
         },
     )
 

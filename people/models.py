@@ -87,8 +87,9 @@ class PersonQuerySet(PublishableQuerySet):
         return models.Q(pk=person.pk)
 
     def for_directory(self):
-        """Grouped as the directory lists them: by the staff's group order, ungrouped last."""
-        return self.select_related("role_group").order_by(
+        """Grouped as the directory lists them: by the staff's group order, ungrouped last.
+        With the alumni record, for an alumnus' "Now at …"."""
+        return self.select_related("role_group", "departure").order_by(
             models.F("role_group__is_alumni").asc(nulls_last=True),
             models.F("role_group__position").asc(nulls_last=True),
             "role_group__name",
@@ -99,10 +100,58 @@ class PersonQuerySet(PublishableQuerySet):
         """Without the alumni, who are listed apart."""
         return self.exclude(role_group__is_alumni=True)
 
+    def in_groups(self, groups):
+        """The current members of `groups` (a ResearchGroup or several)."""
+        groups = [groups] if isinstance(groups, ResearchGroup) else groups
+        return self.filter(
+            pk__in=Membership.objects.current().filter(group__in=groups).values("person")
+        )
+
+    def former_members_of(self, group):
+        """A group's alumni: people whose membership ended and who are not members again."""
+        memberships = Membership.objects.filter(group=group)
+        return self.filter(pk__in=memberships.former().values("person")).exclude(
+            pk__in=memberships.current().values("person")
+        )
+
+    def in_areas(self, areas):
+        """The people staff filed under any of `areas` (a ResearchArea or several)."""
+        areas = [areas] if isinstance(areas, ResearchArea) else areas
+        through = Person.research_areas.through.objects.filter(researcharea__in=areas)
+        return self.filter(pk__in=through.values("person"))
+
     def for_profile(self):
-        """Everything a profile page shows, in a fixed number of queries."""
-        return self.select_related("role_group").prefetch_related(
-            "links", "education", "experience", "teaching", "service", "awards"
+        """Everything a profile page shows, in a fixed number of queries: one per prefetch."""
+        return self.select_related("role_group", "departure").prefetch_related(
+            "links",
+            "education",
+            "experience",
+            "teaching",
+            "service",
+            "awards",
+            models.Prefetch(
+                "advisors",
+                queryset=Advising.objects.select_related("advisor", "external_advisor", "degree"),
+            ),
+            models.Prefetch(
+                "students",
+                queryset=Advising.objects.filter(advisee__is_published=True)
+                .select_related("advisee", "degree")
+                .order_by("advisee__name"),
+            ),
+            models.Prefetch(
+                "collaborations",
+                queryset=Collaboration.objects.select_related(
+                    "collaborator", "external_collaborator"
+                ),
+            ),
+            models.Prefetch(
+                "memberships",
+                queryset=Membership.objects.filter(group__is_published=True)
+                .select_related("group")
+                .order_by(models.F("end").desc(nulls_first=True), "group__name"),
+            ),
+            models.Prefetch("research_areas", queryset=ResearchArea.objects.published()),
         )
 
 
@@ -225,6 +274,23 @@ class Person(KnownByNames, PublicPage):
     def large_thumbnail_url(self) -> str:
         """The photo as the profile shows it; the photo itself when it has no thumbnail yet."""
         return (self.photo_thumbnail_large or self.photo).url
+
+    @property
+    def alumni_record(self) -> "Departure | None":
+        """The alumni record, or None. Select it with the person (for_directory does)."""
+        try:
+            return self.departure
+        except Departure.DoesNotExist:
+            return None
+
+    @property
+    def student_groups(self) -> list[tuple[str, list["Advising"]]]:
+        """ "Current" and "Graduated" students, from the prefetched students (for_profile)."""
+        students = self.students.all()
+        return [
+            ("Current", [advising for advising in students if advising.is_current]),
+            ("Graduated", [advising for advising in students if not advising.is_current]),
+        ]
 
     @property
     def affiliation_list(self) -> list[str]:
@@ -849,7 +915,8 @@ class Departure(models.Model):
     next_position = models.CharField(
         max_length=300,
         blank=True,
-        help_text='Where they went, shown as "Now at …": e.g. "Research Scientist, ByteDance".',
+        help_text='Where they went next, e.g. "NVIDIA Research (Research Scientist)": the '
+        'directory shows "Now at …".',
     )
     thesis_title = models.CharField(max_length=500, blank=True)
     thesis_url = models.URLField("thesis URL", blank=True)

@@ -1,17 +1,19 @@
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from people.avatars import initials_avatar_png
-from people.filters import PersonFilter
-from people.models import Person
+from people.filters import PersonFilter, facet_options
+from people.models import Person, ResearchArea, ResearchGroup, RoleGroup
 
 # A profile (/people/<slug>/) shows the person's publications and news too, so it is composed
 # above the apps: config/views.py.
 
 
 def index(request):
+    if moved := role_address(request):
+        return moved
     people = Person.objects.published().for_directory()
     filterset = PersonFilter(request.GET, queryset=people)
     members = list(filterset.qs)
@@ -20,12 +22,43 @@ def index(request):
         "people/person_list.html",
         {
             "filterset": filterset,
+            "options": facet_options(filterset),
             "current": [person for person in members if not person.is_alumnus],
             "alumni": [person for person in members if person.is_alumnus],
             "ignored": filterset.ignored_values(),
             "count": len(members),
         },
     )
+
+
+def role_address(request) -> HttpResponsePermanentRedirect | None:
+    """`?group=` named a role group ("phd-students") before research groups took the name;
+    such an address, when no research group has that slug, moves to `?role=`."""
+    value = request.GET.get("group")
+    if not value or "role" in request.GET or ResearchGroup.objects.filter(slug=value).exists():
+        return None
+    if not RoleGroup.objects.filter(slug=value).exists():
+        return None
+    query = request.GET.copy()
+    query["role"] = query.pop("group")[-1]
+    return HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode()}")
+
+
+def groups(request):
+    """/groups/: each research group with its leaders and number of members. Not offered (a
+    404, and no link in the header) while the site has no group."""
+    research_groups = list(ResearchGroup.objects.published().for_index())
+    if not research_groups:
+        raise Http404("This site has no research groups.")
+    return render(request, "groups/group_list.html", {"groups": research_groups})
+
+
+def areas(request):
+    """/areas/: the research areas, each linking to its page. A 404 while there is none."""
+    research_areas = list(ResearchArea.objects.published())
+    if not research_areas:
+        raise Http404("This site has no research areas.")
+    return render(request, "areas/area_list.html", {"areas": research_areas})
 
 
 @require_safe

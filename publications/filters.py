@@ -1,5 +1,6 @@
 """The publication list's filters, their facet counts and the chips that undo them."""
 
+import functools
 from dataclasses import dataclass
 
 import django_filters
@@ -10,7 +11,7 @@ from django.db.models import Count, Q
 
 from directory.filters import FilterSet, OptionCheckbox, SearchFilter, YearFilter
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
-from people.models import Person
+from people.models import Person, ResearchArea, ResearchGroup
 from publications.models import (
     TITLE_SEARCH_VECTOR,
     Authorship,
@@ -79,6 +80,16 @@ def search_publications(queryset, name, value):
     return queryset
 
 
+def published_choices(model):
+    """The (slug, name) of each published row of `model`, read on the first call only."""
+
+    @functools.cache
+    def choices():
+        return list(model.objects.published().values_list("slug", "name"))
+
+    return choices
+
+
 class PublicationFilter(FilterSet):
     venue = CaseInsensitiveMultipleChoiceFilter(
         field_name="venue__short_name",
@@ -94,6 +105,8 @@ class PublicationFilter(FilterSet):
     author = django_filters.ChoiceFilter(
         method="filter_author", label="Lab member", empty_label="Anyone"
     )
+    group = django_filters.MultipleChoiceFilter(method="filter_group", label="Research group")
+    area = django_filters.MultipleChoiceFilter(method="filter_area", label="Research area")
     award = django_filters.ChoiceFilter(
         choices=[("1", "Has an award")],
         method="filter_award",
@@ -105,18 +118,36 @@ class PublicationFilter(FilterSet):
 
     class Meta:
         model = Publication
-        fields = ["venue", "year", "year_min", "year_max", "type", "author", "award", "q"]
+        fields = [
+            "venue", "year", "year_min", "year_max", "type", "author", "group", "area", "award",
+            "q",
+        ]  # fmt: skip
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, without: tuple[str, ...] = (), **kwargs):
+        """`without` names filters a page leaves out: a group's page lists only that group's
+        papers, so it has no group filter."""
         super().__init__(*args, **kwargs)
+        for name in without:
+            del self.filters[name]
         # Two small queries for the choices, whatever the number of publications.
         venues = Venue.objects.order_by("short_name").values_list("short_name", flat=True)
         self.filters["venue"].extra["choices"] = [(name, name) for name in venues]
         members = Person.objects.published().order_by("name").values_list("slug", "name")
         self.filters["author"].extra["choices"] = list(members)
+        # Read when first needed, once: to check a value given, or to offer the facet. A feed
+        # or an export without a group or area pays no query for them.
+        for name, model in [("group", ResearchGroup), ("area", ResearchArea)]:
+            if name in self.filters:
+                self.filters[name].extra["choices"] = published_choices(model)
 
     def filter_author(self, queryset, name, value):
         return queryset.authored_by(Person.objects.filter(slug=value))
+
+    def filter_group(self, queryset, name, value):
+        return queryset.of_groups(ResearchGroup.objects.filter(slug__in=value))
+
+    def filter_area(self, queryset, name, value):
+        return queryset.in_areas(ResearchArea.objects.filter(slug__in=value))
 
     def filter_award(self, queryset, name, value):
         return queryset.filter(pk__in=PublicationAward.objects.values("publication"))
@@ -151,9 +182,10 @@ class FacetOption:
 
 
 def facets(filterset: PublicationFilter) -> dict[str, list[FacetOption]]:
-    """Venue, year and type options, each counted with the other filters applied.
+    """Venue, year and type options, and research group and area options where the site has
+    any, each counted with the other filters applied.
 
-    Three aggregate queries, one per facet, whatever the number of publications.
+    One aggregate query per facet, whatever the number of publications.
     """
     cleaned = filterset.form.cleaned_data
     selected_venues = set(cleaned.get("venue") or [])
@@ -165,6 +197,7 @@ def facets(filterset: PublicationFilter) -> dict[str, list[FacetOption]]:
     type_count = count_by(filterset, "type", "type")
 
     return {
+        **department_facets(filterset),
         "venue": [
             FacetOption(name, name, venue_count.get(name, 0), name in selected_venues)
             for name in sorted(venue_count.keys() | selected_venues, key=str.lower)
@@ -179,6 +212,29 @@ def facets(filterset: PublicationFilter) -> dict[str, list[FacetOption]]:
             if value in type_count or value in selected_types
         ],
     }
+
+
+def department_facets(filterset: PublicationFilter) -> dict[str, list[FacetOption]]:
+    """The research group and area options, each with its papers under the other filters, in
+    the staff's order; an option without papers only while ticked. No query for a facet the
+    site has no choices for."""
+    counters = {
+        "group": lambda: filterset.queryset_without("group").count_by_group(),
+        "area": lambda: count_by(filterset, "area", "areas__slug"),
+    }
+    found = {}
+    for name, counter in counters.items():
+        choices = filterset.filters[name].extra["choices"]() if name in filterset.filters else []
+        if not choices:
+            continue
+        counts = counter()
+        selected = set(filterset.form.cleaned_data.get(name) or [])
+        found[name] = [
+            FacetOption(slug, label, counts.get(slug, 0), slug in selected)
+            for slug, label in choices
+            if counts.get(slug) or slug in selected
+        ]
+    return found
 
 
 def filters_query(filterset: PublicationFilter) -> str:
@@ -206,6 +262,11 @@ def active_filters(filterset: PublicationFilter) -> list[ActiveFilter]:
         "type": dict(Publication.Type.choices),
         "author": dict(filterset.filters["author"].extra["choices"]),
         "award": {"1": "Has an award"},
+        **{
+            name: dict(filterset.filters[name].extra["choices"]())
+            for name in ("group", "area")
+            if filterset.data.get(name) and name in filterset.filters
+        },
     }
     for name in filterset.form.fields:
         if name not in cleaned or cleaned[name] in (None, "", []):

@@ -11,6 +11,7 @@ from people.models import (
     Person,
     ResearchArea,
     ResearchGroup,
+    covers_year,
 )
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
@@ -104,6 +105,25 @@ class PublicationQuerySet(PublishableQuerySet):
             group__in=groups, person__authorships__publication=models.OuterRef("pk")
         ).covering(models.OuterRef("year"))
         return self.filter(models.Exists(memberships))
+
+    def count_by_group(self) -> dict[str, int]:
+        """How many of these papers are each published group's (as of_groups counts them), by
+        group slug. One aggregate query: memberships joined to their members' papers."""
+        year = models.F("person__authorships__publication__year")
+        rows = (
+            Membership.objects.filter(
+                models.Q(
+                    group__is_published=True,
+                    person__authorships__publication__in=self.values("pk"),
+                )
+                # In the same filter() as the join above, so the paper's year is that paper's.
+                & covers_year(year)
+            )
+            .order_by()
+            .values("group__slug")
+            .annotate(count=models.Count("person__authorships__publication", distinct=True))
+        )
+        return {row["group__slug"]: row["count"] for row in rows}
 
     def in_areas(self, areas):
         """The papers staff filed under any of `areas` (a ResearchArea or several)."""

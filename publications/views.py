@@ -16,20 +16,23 @@ EXPORT_MAX_ROWS = 2000
 
 def index(request):
     publications = Publication.objects.published().for_listing()
-    filterset = PublicationFilter(request.GET, queryset=publications)
-    page = paginate(request, filterset.qs, per_page=PER_PAGE)
     return render(
-        request,
-        "publications/publication_list.html",
-        {
-            "filterset": filterset,
-            "page": page,
-            "facets": facets(filterset),
-            "active_filters": active_filters(filterset),
-            "ignored": filterset.ignored_values(),
-            "filters_query": filters_query(filterset),
-        },
+        request, "publications/publication_list.html", listing_context(request, publications)
     )
+
+
+def listing_context(request, publications, *, without: tuple[str, ...] = ()) -> dict:
+    """A filtered, faceted, paginated list of `publications` (for_listing()): what
+    /publications/ shows, and a group's page shows of its papers (config/views.py)."""
+    filterset = PublicationFilter(request.GET, queryset=publications, without=without)
+    return {
+        "filterset": filterset,
+        "page": paginate(request, filterset.qs, per_page=PER_PAGE),
+        "facets": facets(filterset),
+        "active_filters": active_filters(filterset),
+        "ignored": filterset.ignored_values(),
+        "filters_query": filters_query(filterset),
+    }
 
 
 @require_safe

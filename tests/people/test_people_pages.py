@@ -21,19 +21,19 @@ def test_directory_groups_people_in_the_staff_order_ungrouped_last(client):
     assert ">Alumni</h2>" not in html  # no alumni in the seed
 
 
-def test_directory_filters_by_group_and_searches_name_alias_and_interest(client):
-    assert names(client.get("/people/", {"group": "phd-students"})) == ["Zerui Wang"]
+def test_directory_filters_by_role_and_searches_name_alias_and_interest(client):
+    assert names(client.get("/people/", {"role": "phd-students"})) == ["Zerui Wang"]
     assert names(client.get("/people/", {"q": "gpu"})) == ["Zerui Wang"]
     assert names(client.get("/people/", {"q": "haoran"})) == ["Haoran Zhang"]
-    assert names(client.get("/people/", {"q": "zhang", "group": "research-scientists"})) == [
+    assert names(client.get("/people/", {"q": "zhang", "role": "research-scientists"})) == [
         "Haoran Zhang"
     ]
 
 
-def test_directory_reports_an_unknown_group_and_a_search_that_finds_nobody(client):
-    response = client.get("/people/", {"group": "wizards"})
+def test_directory_reports_an_unknown_role_and_a_search_that_finds_nobody(client):
+    response = client.get("/people/", {"role": "wizards"})
     assert response.status_code == 200
-    assert "Group “wizards” was ignored" in response.content.decode()
+    assert "Role “wizards” was ignored" in response.content.decode()
     assert len(names(response)) == 4
     nobody = client.get("/people/", {"q": "astrology"})
     assert "Nobody matches" in nobody.content.decode()

@@ -91,18 +91,20 @@ def make_people(count: int) -> Person:
 
 @pytest.mark.parametrize("rows", [5, 200])
 def test_directory_runs_a_fixed_number_of_queries(client, rows):
-    """lab, group choices, people with their groups: no query per card."""
+    """lab, role, research group and area choices, people with their groups: no query per
+    card. (With research groups or areas, one count each: tests/people/test_department_pages.py.)"""
     make_people(rows)
-    assert count_queries(client, "/people/") == 3
-    assert count_queries(client, "/people/?q=person&group=group-1") == 3
+    assert count_queries(client, "/people/") == 5
+    assert count_queries(client, "/people/?q=person&role=group-1") == 5
 
 
 @pytest.mark.parametrize("rows", [5, 200])
 def test_profile_runs_a_fixed_number_of_queries(client, rows):
-    """lab, person with group, six CV prefetches, publications with their three prefetches,
-    their count, co-authors, news: no query per publication, author or entry."""
+    """lab, person with group, six CV prefetches, five department prefetches (advisors,
+    students, collaborators, groups, areas), publications with their three prefetches, their
+    count, co-authors in and outside the lab, news: no query per publication, author or entry."""
     subject = make_people(rows)
-    assert count_queries(client, subject.get_absolute_url()) == 15
+    assert count_queries(client, subject.get_absolute_url()) == 21
 
 
 def test_profile_shows_the_newest_fifty_and_links_to_all(client):

@@ -38,9 +38,9 @@ def test_drafts_are_not_listed(client):
 def test_list_runs_a_fixed_number_of_queries(client, rows):
     """Facets are aggregates and authors are prefetched: no query per publication or author.
 
-    lab, venue choices, member choices, count, page rows, authorships+people, awards, links,
-    and one aggregate per facet (venue, year, type).
+    lab, venue choices, member choices, research group and area choices, count, page rows,
+    authorships+people, awards, links, and one aggregate per facet (venue, year, type).
     """
     make_publication_rows(rows)
-    assert count_queries(client, URL) == 11
-    assert count_queries(client, f"{URL}?venue=VENUE1&year=2003&author=member-x&q=paper") <= 11
+    assert count_queries(client, URL) == 13
+    assert count_queries(client, f"{URL}?venue=VENUE1&year=2003&author=member-x&q=paper") <= 13
