@@ -284,6 +284,11 @@ class Person(KnownByNames, PublicPage):
             return None
 
     @property
+    def current_memberships(self) -> list["Membership"]:
+        """Reads the prefetched memberships (for_profile)."""
+        return [membership for membership in self.memberships.all() if membership.end is None]
+
+    @property
     def student_groups(self) -> list[tuple[str, list["Advising"]]]:
         """ "Current" and "Graduated" students, from the prefetched students (for_profile)."""
         students = self.students.all()
