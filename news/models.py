@@ -5,7 +5,7 @@ from simple_history.models import HistoricalRecords
 from directory.models import PublicPage
 from directory.partial_dates import PartialDateField, year_of
 from directory.querysets import PublishableQuerySet
-from people.models import Membership, Person, ResearchGroup
+from people.models import Person, ResearchGroup, covers_year
 from publications.models import Publication
 
 
@@ -23,10 +23,15 @@ class NewsItemQuerySet(PublishableQuerySet):
     def of_group(self, group):
         """The items about the group itself, or about one of its members while they were a
         member (by year, as for the group's papers: people.models.covers_year)."""
-        memberships = Membership.objects.filter(
-            group=group, person__news_items=models.OuterRef("pk")
-        ).covering(year_of(models.OuterRef("date")))
-        return self.filter(models.Q(groups=group) | models.Exists(memberships))
+        about_members = NewsItem.people.through.objects.filter(
+            models.Q(person__memberships__group=group)
+            & covers_year(year_of("newsitem__date"), prefix="person__memberships__")
+        )
+        tagged = NewsItem.groups.through.objects.filter(researchgroup=group)
+        return self.filter(
+            models.Q(pk__in=about_members.values("newsitem"))
+            | models.Q(pk__in=tagged.values("newsitem"))
+        )
 
     def mentioning(self, publication):
         return self.filter(publications=publication)

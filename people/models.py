@@ -543,16 +543,22 @@ class ResearchGroup(PublicPage):
         return self.name
 
 
-def covers_year(year) -> models.Q:
+def covers_year(year, *, prefix: str = "") -> models.Q:
     """Memberships under way at some time in `year` (an expression, e.g. a paper's year):
-    begun in or before it (or at an unknown time) and not ended before it.
+    begun in or before it (or at an unknown time) and not ended before it. `prefix` is the
+    path to the memberships from the filtered model ("person__memberships__"); use the Q in
+    the same filter() as the path's other conditions, so they speak of one membership.
 
     Compared by year, the precision every paper has. A paper without a year counts for the
     memberships still under way: a preprint is the current members' work.
     """
-    begun = models.Q(start__isnull=True) | models.Q(LessThanOrEqual(year_of("start"), year))
-    not_ended = models.Q(end__isnull=True) | models.Q(GreaterThanOrEqual(year_of("end"), year))
-    return (begun & not_ended) | (models.Q(IsNull(year, True)) & models.Q(end__isnull=True))
+    start, end = f"{prefix}start", f"{prefix}end"
+    begun = models.Q(**{f"{start}__isnull": True}) | models.Q(LessThanOrEqual(year_of(start), year))
+    not_ended = models.Q(**{f"{end}__isnull": True}) | models.Q(
+        GreaterThanOrEqual(year_of(end), year)
+    )
+    still_under_way = models.Q(IsNull(year, True)) & models.Q(**{f"{end}__isnull": True})
+    return (begun & not_ended) | still_under_way
 
 
 class MembershipQuerySet(models.QuerySet):
@@ -562,10 +568,6 @@ class MembershipQuerySet(models.QuerySet):
 
     def former(self):
         return self.filter(end__isnull=False)
-
-    def covering(self, year):
-        """Under way during `year`: see covers_year."""
-        return self.filter(covers_year(year))
 
 
 class Membership(models.Model):

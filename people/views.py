@@ -5,17 +5,17 @@ from django.views.decorators.http import require_safe
 
 from people.avatars import initials_avatar_png
 from people.filters import PersonFilter, facet_options
-from people.models import Person, ResearchArea, ResearchGroup, RoleGroup
+from people.models import Person, ResearchArea, ResearchGroup
 
 # A profile (/people/<slug>/) shows the person's publications and news too, so it is composed
 # above the apps: config/views.py.
 
 
 def index(request):
-    if moved := role_address(request):
-        return moved
     people = Person.objects.published().for_directory()
     filterset = PersonFilter(request.GET, queryset=people)
+    if moved := role_address(request, filterset):
+        return moved
     members = list(filterset.qs)
     return render(
         request,
@@ -31,13 +31,14 @@ def index(request):
     )
 
 
-def role_address(request) -> HttpResponsePermanentRedirect | None:
+def role_address(request, filterset: PersonFilter) -> HttpResponsePermanentRedirect | None:
     """`?group=` named a role group ("phd-students") before research groups took the name;
-    such an address, when no research group has that slug, moves to `?role=`."""
+    such an address, when no research group has that slug, moves to `?role=`. Reads only the
+    choices the filters have read already."""
     value = request.GET.get("group")
-    if not value or "role" in request.GET or ResearchGroup.objects.filter(slug=value).exists():
+    if not value or "role" in request.GET or "group" not in filterset.form.errors:
         return None
-    if not RoleGroup.objects.filter(slug=value).exists():
+    if value not in dict(filterset.filters["role"].extra["choices"]):
         return None
     query = request.GET.copy()
     query["role"] = query.pop("group")[-1]

@@ -98,13 +98,15 @@ class PublicationQuerySet(PublishableQuerySet):
         for a group when one of its authors was in the group during the paper's year
         (people.models.covers_year). `groups` is a ResearchGroup or several.
 
-        A correlated EXISTS: each paper is checked once, never repeated by a join.
+        One subquery, the same for every paper: the groups' members' author rows in the years
+        of their memberships, so the database finds them once instead of once per paper.
         """
         groups = [groups] if isinstance(groups, ResearchGroup) else groups
-        memberships = Membership.objects.filter(
-            group__in=groups, person__authorships__publication=models.OuterRef("pk")
-        ).covering(models.OuterRef("year"))
-        return self.filter(models.Exists(memberships))
+        during_membership = models.Q(person__memberships__group__in=groups) & covers_year(
+            models.F("publication__year"), prefix="person__memberships__"
+        )
+        rows = Authorship.objects.filter(during_membership).values("publication")
+        return self.filter(pk__in=rows)
 
     def count_by_group(self) -> dict[str, int]:
         """How many of these papers are each published group's (as of_groups counts them), by

@@ -163,7 +163,7 @@ def test_the_directory_filters_by_group_and_area_with_counts(client):
 
 
 def test_an_old_role_address_moves_to_the_role_filter(client):
-    make_group(name="PhD Students", slug="phd-students")
+    make_person(role_group=make_group(name="PhD Students", slug="phd-students"))
     response = client.get("/people/", {"group": "phd-students", "q": "x"})
     assert response.status_code == 301
     assert response["Location"] == "/people/?q=x&role=phd-students"
