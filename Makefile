@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format bench
+.PHONY: run test install migrations-check lint format bench bench-bibtex
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +17,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 
 install: $(VENV)/.installed
 
-## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000.
+## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000,
+## with the task worker (large BibTeX imports) beside it; Ctrl+C stops both.
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py seed
+	DEBUG=1 $(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## Install, then run every check and test.
@@ -41,6 +44,11 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-## Time the list pages over 20 and 20,000 publications (prints figures; not part of `test`).
+## Serve 2k, 20k and 200k generated papers with gunicorn and time every page (prints figures;
+## not part of `test`). BENCH_ARGS=--quick for 2k and 20k; DATABASE_URL=postgres://... for PostgreSQL.
 bench: install
-	$(BIN)/python benchmarks/list_pages.py
+	$(BIN)/python benchmarks/http.py $(BENCH_ARGS)
+
+## Time LaTeX decoding and BibTeX reading: pylatexenc against our pieces, hostile files (prints figures).
+bench-bibtex: install
+	$(BIN)/python benchmarks/bibtex_reading.py

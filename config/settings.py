@@ -101,6 +101,8 @@ INSTALLED_APPS = [
     "django_filters",
     "axes",
     "simple_history",
+    "django_tasks",
+    "django_tasks_db",
     # The shared base (app label kept from the first version, so no migration moves), then the
     # apps from the bottom up, then the project package for its `seed` command.
     "directory",
@@ -192,6 +194,13 @@ STORAGES = {
 }
 
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
+
+# Background work (a large BibTeX import) is queued in the database and run by
+# `manage.py db_worker`, which `make run` starts beside the web server.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A BibTeX import of more entries than this runs in the worker, with a progress page; smaller
+# ones run in the request, so a site without a worker can still import a few papers.
+BIBTEX_INLINE_IMPORT_MAX_ENTRIES = env_int("BIBTEX_INLINE_IMPORT_MAX_ENTRIES", 200)
 
 # Uploaded photos larger than this are refused before Pillow looks at them.
 PHOTO_MAX_BYTES = env_int("PHOTO_MAX_BYTES", 8 * 1024 * 1024)

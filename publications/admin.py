@@ -1,31 +1,41 @@
-import hashlib
+import uuid
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.forms.models import BaseInlineFormSet
+from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
-from django.utils.crypto import constant_time_compare
+from django.urls import path, reverse
 
 from directory.history import HistoryAdmin
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from people.names import normalize_name
-from publications.bibtex import ImportRefused, Review, import_bibtex, review_bibliography
+from publications.bibtex import Review, parse_bibtex, review_bibliography
+from publications.bibtex_jobs import AlreadyConfirmed, confirm_import, record_review, run_import
 from publications.forms import BibtexImportForm
-from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
+from publications.models import (
+    Authorship,
+    BibtexImport,
+    Publication,
+    PublicationAward,
+    PublicationLink,
+    Venue,
+)
 from publications.services import (
     author_name_index,
     link_authors,
     match_member,
     member_name_index,
 )
+from publications.tasks import run_bibtex_import
 
-# The uploaded text waits in the session between the review and the confirmation: the page only
-# carries its digest, so what is imported is the file that was reviewed, read again.
-IMPORT_SESSION_KEY = "publications:bibtex-import"
+# The status page of an import running in the worker reloads itself this often (a meta
+# refresh: no script, so the strict Content-Security-Policy holds).
+STATUS_REFRESH_SECONDS = 2
 
 
 @admin.register(Venue)
@@ -125,13 +135,19 @@ class PublicationAdmin(MemberScopedAdmin):
 
     def get_urls(self):
         import_view = self.admin_site.admin_view(self.import_bibtex_view)
+        status_view = self.admin_site.admin_view(self.import_bibtex_status_view)
         return [
             path("import-bibtex/", import_view, name="publications_publication_import_bibtex"),
+            path(
+                "import-bibtex/<uuid:job_id>/",
+                status_view,
+                name="publications_publication_import_bibtex_status",
+            ),
             *super().get_urls(),
         ]
 
     def import_bibtex_view(self, request):
-        """Upload or paste BibTeX, review what each entry would do, tick entries and confirm."""
+        """Upload or paste BibTeX, review what each entry would do, leave some out, confirm."""
         if not (self.can_import(request) and self.has_change_permission(request)):
             raise PermissionDenied
         if request.method == "POST" and "confirm" in request.POST:
@@ -139,10 +155,11 @@ class PublicationAdmin(MemberScopedAdmin):
         if request.method == "POST":
             form = BibtexImportForm(request.POST, request.FILES)
             if form.is_valid():
-                text = form.cleaned_data["bibtex"]
-                request.session[IMPORT_SESSION_KEY] = text
                 review = review_bibliography(bibliography=form.bibliography())
-                return self._render_review(request, review, digest=_digest(text))
+                job = record_review(
+                    text=form.cleaned_data["bibtex"], review=review, user=request.user
+                )
+                return self._render_review(request, review, job=job)
         else:
             form = BibtexImportForm()
         context = {
@@ -157,48 +174,68 @@ class PublicationAdmin(MemberScopedAdmin):
         )
 
     def _confirm_bibtex_import(self, request):
-        text = request.session.get(IMPORT_SESSION_KEY)
-        if text is None or not constant_time_compare(_digest(text), request.POST.get("digest", "")):
+        """The form posts only the entries left out, so any number of entries fits in it."""
+        skipped = request.POST.getlist("skip")
+        try:
+            job = confirm_import(
+                job_id=_uuid(request.POST.get("import")), user=request.user, skipped=skipped
+            )
+        except AlreadyConfirmed as already:
+            messages.info(request, "This import was already confirmed: here is where it stands.")
+            return redirect(_status_url(already.job))
+        if job is None:
             messages.error(
                 request,
-                "This review is out of date: another file was uploaded since, or the session "
-                "ended. Upload the file again.",
+                "This review is out of date: it was confirmed from another page, or too long ago. "
+                "Upload the file again.",
             )
             return redirect("admin:publications_publication_import_bibtex")
-        keys = request.POST.getlist("keys")
-        try:
-            result = import_bibtex(text=text, keys=keys)
-        except ImportRefused as refused:
+        if job.total > settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES:
+            run_bibtex_import.enqueue(str(job.pk))
+            return redirect(_status_url(job))
+        job = run_import(job.pk)
+        if job.state == BibtexImport.State.DONE:
+            messages.success(request, job.message)
+            return redirect("admin:publications_publication_changelist")
+        if job.state == BibtexImport.State.REFUSED:
+            # Reviewed again as the database is now, to be confirmed again.
+            review = review_bibliography(bibliography=parse_bibtex(job.text))
+            again = record_review(text=job.text, review=review, user=request.user)
             return self._render_review(
-                request, refused.review, digest=_digest(text), error=str(refused), selected=keys
+                request, review, job=again, error=job.message, skipped=skipped
             )
-        del request.session[IMPORT_SESSION_KEY]
-        for publication in result.created:
-            self.log_addition(request, publication, "Imported from BibTeX.")
-        for publication in result.updated:
-            self.log_change(request, publication, "Updated from BibTeX.")
-        messages.success(
-            request,
-            f"Imported {len(result.created)} new publication{'s' if len(result.created) != 1 else ''}"
-            f" and updated {len(result.updated)}"
-            + (
-                f"; added {len(result.venues)} venue{'s' if len(result.venues) != 1 else ''}"
-                if result.venues
-                else ""
-            )
-            + ".",
-        )
-        return redirect("admin:publications_publication_changelist")
+        return redirect(_status_url(job))
 
-    def _render_review(self, request, review: Review, *, digest, error="", selected=None):
+    def import_bibtex_status_view(self, request, job_id):
+        """Where a confirmed import stands; refreshes itself until it has finished."""
+        if not (self.can_import(request) and self.has_change_permission(request)):
+            raise PermissionDenied
+        job = BibtexImport.objects.filter(pk=job_id).exclude(state=BibtexImport.State.REVIEWED)
+        job = job.first()
+        if job is None:
+            raise Http404("No such import.")
+        if request.method == "POST" and "review-again" in request.POST and job.text:
+            review = review_bibliography(bibliography=parse_bibtex(job.text))
+            again = record_review(text=job.text, review=review, user=request.user)
+            return self._render_review(request, review, job=again)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "BibTeX import",
+            "job": job,
+            "refresh_seconds": STATUS_REFRESH_SECONDS,
+        }
+        return TemplateResponse(request, "admin/publications/import_bibtex_status.html", context)
+
+    def _render_review(self, request, review: Review, *, job, error="", skipped=()):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": "Review the BibTeX import",
             "review": review,
-            "digest": digest,
+            "job": job,
             "error": error,
-            "selected": review.importable_keys if selected is None else selected,
+            "skipped": set(skipped),
         }
         return TemplateResponse(
             request,
@@ -246,5 +283,12 @@ class PublicationAdmin(MemberScopedAdmin):
                 self.message_user(request, f"Linked author “{authorship.name}” to {who}.")
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+def _uuid(value: str | None) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(value or "")
+    except ValueError:
+        return None
+
+
+def _status_url(job: BibtexImport) -> str:
+    return reverse("admin:publications_publication_import_bibtex_status", args=[job.pk])

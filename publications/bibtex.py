@@ -9,14 +9,17 @@ Nothing is imported from a file that has a problem anywhere: a broken block can 
 after it, so a half-read file is never trusted. Staff fix the file and upload it again.
 """
 
+import copy
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 import bibtexparser
 from bibtexparser import middlewares
+from bibtexparser.library import Library
 from bibtexparser.middlewares.middleware import LibraryMiddleware
 from bibtexparser.middlewares.names import (
     InvalidNameError,
@@ -28,20 +31,27 @@ from bibtexparser.model import (
     Entry,
     MiddlewareErrorBlock,
     ParsingFailedBlock,
+    String,
 )
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.text import slugify
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from pylatexenc.latex2text import MacroTextSpec, get_default_latex_context_db
 
 from directory.text import fold
-from people.models import Person
+from people.models import ExternalPerson, Person
+from people.names import normalize_name
+from publications.bibtex_limits import (
+    ENTRY_START,
+    Exceeded,
+    check_size,
+    concatenated_parts,
+    within_bounds,
+)
+from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
-from publications.services import match_member, member_name_index
-
-# An upload larger than this is refused before it is read: a lab's whole list is far smaller.
-MAX_BIBTEX_BYTES = 2 * 1024 * 1024
+from publications.services import author_name_index
 
 # Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
 RESERVED_SLUGS = {"export", "feed"}
@@ -63,16 +73,16 @@ FULL_NAME_MAX = Venue._meta.get_field("full_name").max_length
 DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 FOUR_DIGIT_YEAR = re.compile(r"\d{4}")
 PARENTHESIZED = re.compile(r"(?P<full>.+?)\s*\((?P<short>[^()]+)\)")
-ENTRY_START = re.compile(r"@\s*(?P<type>\w+)\s*[{(]\s*(?P<key>[^,\s]*)")
 
 
-def _latex_decoder() -> LatexNodes2Text:
-    """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x."""
+def _latex_decoder() -> LinearLatexDecoder:
+    """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x;
+    fed in pieces, so that time grows with length and not its square (publications/latex_text.py)."""
     context = get_default_latex_context_db()
     context.add_context_category(
         "bibtex", prepend=True, macros=[MacroTextSpec("url", simplify_repl="%s")]
     )
-    return LatexNodes2Text(latex_context=context, math_mode="verbatim")
+    return LinearLatexDecoder(latex_context=context, math_mode="verbatim")
 
 
 LATEX_DECODER = _latex_decoder()
@@ -119,6 +129,12 @@ class BibEntry:
     warnings: tuple[str, ...]
 
 
+# What a long import tells its progress page: a phase, entries done, entries in all.
+Progress = Callable[[str, int, int], None]
+# Entries read between two reports of progress.
+READ_BATCH = 1000
+
+
 @dataclass(frozen=True)
 class Bibliography:
     entries: tuple[BibEntry, ...]
@@ -150,18 +166,7 @@ class ResolveConcatenations(LibraryMiddleware):
 
 
 def _join_parts(value: str, strings: dict[str, str]) -> str | None:
-    parts, depth, quoted, start = [], 0, False, 0
-    for index, char in enumerate(value):
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        elif char == '"' and depth == 0:
-            quoted = not quoted
-        elif char == "#" and depth == 0 and not quoted:
-            parts.append(value[start:index].strip())
-            start = index + 1
-    parts.append(value[start:].strip())
+    parts = concatenated_parts(value)
     if len(parts) == 1:
         return None  # a "#" inside braces or quotes is text
     joined = []
@@ -177,11 +182,26 @@ def _join_parts(value: str, strings: dict[str, str]) -> str | None:
     return "".join(joined)
 
 
-def parse_bibtex(text: str) -> Bibliography:
-    """Read BibTeX text; blocks that cannot be read become problems, never exceptions."""
-    library = bibtexparser.parse_string(
-        text,
-        parse_stack=[
+def parse_bibtex(text: str, *, progress: Progress | None = None) -> Bibliography:
+    """Read BibTeX text; blocks that cannot be read become problems, never exceptions.
+
+    The text is split into blocks first and every bound checked on them; a block past a bound
+    is a problem and is neither expanded nor decoded, and past the file's bounds nothing is.
+    Entries are then read in batches, each batch with its own copy of the @strings (the
+    middlewares change blocks in place), and `progress` hears after each.
+    """
+    if too_large := check_size(text):
+        return Bibliography(entries=(), problems=(_exceeded(too_large),))
+    library, exceeded = within_bounds(bibtexparser.parse_string(text, parse_stack=[]))
+    entries = library.entries
+    strings = library.strings
+    others = [block for block in library.blocks if not isinstance(block, Entry | String)]
+    problems = [_exceeded(item) for item in exceeded]
+    read: list[BibEntry] = []
+    for start in range(0, max(len(entries), 1), READ_BATCH):
+        batch = [*map(copy.deepcopy, strings), *entries[start : start + READ_BATCH]]
+        batch_library = Library(blocks=batch + (others if start == 0 else []))
+        for middleware in (
             middlewares.ResolveStringReferencesMiddleware(),
             ResolveConcatenations(),
             middlewares.RemoveEnclosingMiddleware(),
@@ -190,11 +210,21 @@ def parse_bibtex(text: str) -> Bibliography:
             middlewares.SeparateCoAuthors(),
             middlewares.SplitNameParts(),
             middlewares.LatexDecodingMiddleware(decoder=LATEX_DECODER),
-        ],
-    )
-    problems = tuple(_problem(block) for block in library.failed_blocks)
-    entries = tuple(_read_entry(entry) for entry in library.entries)
-    return Bibliography(entries=entries, problems=problems)
+        ):
+            batch_library = middleware.transform(library=batch_library)
+        problems += map(_problem, batch_library.failed_blocks)
+        read += map(_read_entry, batch_library.entries)
+        if progress:
+            progress("Reading the entries", min(start + READ_BATCH, len(entries)), len(entries))
+    return Bibliography(entries=tuple(read), problems=tuple(sorted(problems, key=_in_file_order)))
+
+
+def _exceeded(exceeded: Exceeded) -> Problem:
+    return Problem(line=exceeded.line, key=exceeded.key, message=exceeded.message)
+
+
+def _in_file_order(problem: Problem) -> int:
+    return problem.line or 0
 
 
 def _problem(block: ParsingFailedBlock) -> Problem:
@@ -354,8 +384,19 @@ class VenueMatch:
 
 @dataclass(frozen=True)
 class AuthorMatch:
+    """An author of an entry, and whom the name names: a member, an external person, or
+    nobody (publications.services.author_name_index)."""
+
     name: str
     member: Person | None
+    external: ExternalPerson | None = None
+
+    @classmethod
+    def of(cls, name: str, people: dict[str, Person | ExternalPerson]) -> "AuthorMatch":
+        who = people.get(normalize_name(name))
+        if isinstance(who, ExternalPerson):
+            return cls(name, None, who)
+        return cls(name, who)
 
 
 @dataclass(frozen=True)
@@ -407,8 +448,9 @@ class Review:
     entries: tuple[ReviewedEntry, ...]
     problems: tuple[Problem, ...]
 
-    @property
+    @cached_property
     def can_import(self) -> bool:
+        """Cached: the review page asks once per row, of up to 25,000 rows."""
         return not self.problems and not any(
             item.decision is Decision.INVALID for item in self.entries
         )
@@ -460,7 +502,7 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
         by_title_year.setdefault((title, publication.year), publication)
         by_title.setdefault(title, publication)
     venues = VenueIndex(Venue.objects.all())
-    members = member_name_index()
+    people = author_name_index()
 
     seen_in_file: dict[object, str] = {}
     reviewed = []
@@ -472,9 +514,7 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
             "type": publication_type,
             "status": _status(entry),
             "venue": venue,
-            "authors": tuple(
-                AuthorMatch(name, match_member(name, members)) for name in entry.authors
-            ),
+            "authors": tuple(AuthorMatch.of(name, people) for name in entry.authors),
         }
         title = normalize_title(entry.title)
         doi = entry.doi.casefold()
@@ -660,14 +700,24 @@ class ImportResult:
     venues: tuple[Venue, ...]
 
 
-@transaction.atomic
-def import_bibtex(*, text: str, keys: Collection[str] | None = None) -> ImportResult:
+def import_bibtex(
+    *, text: str, keys: Collection[str] | None = None, progress: Progress | None = None
+) -> ImportResult:
     """Import the entries with these keys (every new entry and update when None), or none.
 
-    The text is read and reviewed again here, inside the transaction, so what is imported is
-    decided from the file and the database as they are now, never from an earlier page.
+    The text is read again here, and reviewed again inside the transaction that writes, so what
+    is imported is decided from the file and the database as they are now, never from an
+    earlier page. Reading, the long part, happens before the transaction, so that `progress`
+    can report it where other connections see it.
     """
-    review = review_bibliography(bibliography=parse_bibtex(text))
+    bibliography = parse_bibtex(text, progress=progress)
+    if progress:
+        progress("Saving", 0, len(bibliography.entries))
+    with transaction.atomic():
+        return _import_reviewed(review_bibliography(bibliography=bibliography), keys=keys)
+
+
+def _import_reviewed(review: Review, *, keys: Collection[str] | None) -> ImportResult:
     if not review.can_import:
         raise ImportRefused(
             "Nothing was imported: the file has problems. Fix them and upload it again.",
@@ -684,7 +734,7 @@ def import_bibtex(*, text: str, keys: Collection[str] | None = None) -> ImportRe
             review=review,
         )
     if not chosen:
-        raise ImportRefused("Nothing was imported: no entry was ticked.", review=review)
+        raise ImportRefused("Nothing was imported: every entry was left out.", review=review)
 
     taken_slugs = set(Publication.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
     new_venues: dict[str, Venue] = {}
@@ -733,7 +783,11 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
     )
     Authorship.objects.bulk_create(
         Authorship(
-            publication=publication, position=position, name=author.name, person=author.member
+            publication=publication,
+            position=position,
+            name=author.name,
+            person=author.member,
+            external=author.external,
         )
         for position, author in enumerate(item.authors, start=1)
     )

@@ -1,6 +1,7 @@
 from django import forms
 
-from publications.bibtex import MAX_BIBTEX_BYTES, Bibliography, parse_bibtex
+from publications.bibtex import Bibliography, Problem, parse_bibtex
+from publications.bibtex_limits import MAX_BIBTEX_BYTES, check_size, size_exceeded
 
 
 class BibtexImportForm(forms.Form):
@@ -24,7 +25,8 @@ class BibtexImportForm(forms.Form):
         if upload is None:
             return ""
         if upload.size > MAX_BIBTEX_BYTES:
-            raise forms.ValidationError("The file is larger than 2 MB: split it, or upload less.")
+            exceeded = size_exceeded(head=upload.read(MAX_BIBTEX_BYTES), size=upload.size)
+            raise forms.ValidationError(str(Problem(exceeded.line, exceeded.key, exceeded.message)))
         try:
             # utf-8-sig: editors on Windows start UTF-8 files with a byte-order mark.
             return upload.read().decode("utf-8-sig")
@@ -36,8 +38,8 @@ class BibtexImportForm(forms.Form):
 
     def clean_text(self):
         text = self.cleaned_data.get("text", "")
-        if len(text.encode()) > MAX_BIBTEX_BYTES:
-            raise forms.ValidationError("The text is longer than 2 MB: paste less at a time.")
+        if exceeded := check_size(text):
+            raise forms.ValidationError(str(Problem(exceeded.line, exceeded.key, exceeded.message)))
         return text
 
     def clean(self):

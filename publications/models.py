@@ -1,3 +1,6 @@
+import uuid
+
+from django.conf import settings
 from django.contrib.postgres.search import SearchVector
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -370,3 +373,51 @@ class PublicationLink(PublicationPart, WebLink):
 
     class Meta(PublicationPart.Meta):
         verbose_name = "link"
+
+
+class BibtexImport(models.Model):
+    """One uploaded BibTeX file from its review to its result.
+
+    It keeps the reviewed text and the keys that were importable then, so a confirm posts only
+    the entries left out (any number of entries fits in a form), and its state moves forward
+    once: a second submit of the same confirm finds it already moved and is told so. A large
+    import runs in the task worker, which writes its progress and result here for the status
+    page to show.
+    """
+
+    class State(models.TextChoices):
+        REVIEWED = "reviewed", "Reviewed, not confirmed"
+        QUEUED = "queued", "Waiting for the worker"
+        RUNNING = "running", "Running"
+        DONE = "done", "Imported"
+        REFUSED = "refused", "Refused: nothing was imported"
+        FAILED = "failed", "Failed: nothing was imported"
+
+    FINISHED = (State.DONE, State.REFUSED, State.FAILED)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.REVIEWED)
+    text = models.TextField(help_text="The file as uploaded; emptied once it is imported.")
+    importable_keys = models.JSONField(default=list)
+    skipped_keys = models.JSONField(default=list)
+    phase = models.CharField(max_length=100, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+    problems = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "BibTeX import"
+
+    def __str__(self):
+        return f"BibTeX import of {self.created_at:%Y-%m-%d %H:%M} ({self.get_state_display()})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state in self.FINISHED

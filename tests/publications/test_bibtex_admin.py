@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from publications.models import Publication
+from publications.models import BibtexImport, Publication
 from tests.factories import make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -28,8 +28,9 @@ def upload(client, content: bytes, name="papers.bib"):
     return client.post(URL, {"file": SimpleUploadedFile(name, content), "text": ""})
 
 
-def confirm(client, response, keys):
-    return client.post(URL, {"confirm": "1", "digest": response.context["digest"], "keys": keys})
+def confirm(client, response, skip=()):
+    """The review page's form: the import it shows, and the entries ticked "Leave out"."""
+    return client.post(URL, {"confirm": "1", "import": response.context["job"].pk, "skip": skip})
 
 
 @pytest.fixture
@@ -56,34 +57,32 @@ def test_the_review_shows_each_decision_and_saves_nothing(editor_client):
     assert "New venue:</strong> SoE (Symposium on Examples), conference" in html
     assert "member <a" in html and ">Hang Zhu</a>" in html
     assert f"Duplicate of “{existing.title}” (same title and year)" in html
-    assert 'name="keys" value="zhu2025new"' in html
-    assert 'name="keys" value="old2020"' not in html  # a duplicate cannot be ticked
+    assert 'name="skip" value="zhu2025new"' in html
+    assert 'name="skip" value="old2020"' not in html  # a duplicate is not imported anyway
     assert Publication.objects.count() == 1
 
 
-def test_confirming_imports_only_the_ticked_entries_then_forgets_the_file(editor_client):
+def test_confirming_imports_all_but_the_entries_left_out(editor_client):
     hang = make_person(name="Hang Zhu")
     review = upload(editor_client, BIB.encode())
-    response = confirm(editor_client, review, ["zhu2025new"])
+    response = confirm(editor_client, review, skip=["old2020", "other2024"])
     assert response.status_code == 302 and response["Location"] == CHANGELIST
     publication = Publication.objects.get()
     assert publication.title == "A New Paper"
     assert publication.authorships.get(position=1).person == hang
-    again = confirm(editor_client, review, ["zhu2025new"])
-    assert again["Location"] == URL  # the session no longer holds a file to import
-    assert Publication.objects.count() == 1
+    assert BibtexImport.objects.get().text == ""  # the file is not kept once imported
 
 
 def test_pasted_bibtex_works_like_a_file(editor_client):
     review = editor_client.post(URL, {"text": "@article{p, title={Pasted}}"})
     assert review.status_code == 200
-    confirm(editor_client, review, ["p"])
+    confirm(editor_client, review)
     assert Publication.objects.get().title == "Pasted"
 
 
 def test_a_confirmation_for_another_review_imports_nothing(editor_client):
     upload(editor_client, BIB.encode())
-    response = editor_client.post(URL, {"confirm": "1", "digest": "0" * 64, "keys": ["zhu2025new"]})
+    response = editor_client.post(URL, {"confirm": "1", "import": "0" * 32, "skip": []})
     assert response.status_code == 302 and response["Location"] == URL
     assert not Publication.objects.exists()
 
@@ -93,16 +92,18 @@ def test_ticked_entries_are_checked_again_against_the_database(editor_client):
     # Someone adds the same paper while the review page is open.
     venue = make_venue(short_name="SoE", full_name="Symposium on Examples")
     make_publication(title="A New Paper", year=2025, venue=venue, type="conference-paper")
-    response = confirm(editor_client, review, ["zhu2025new", "other2024"])
+    response = confirm(editor_client, review)
     assert response.status_code == 400
     assert "no longer new or updates: zhu2025new" in response.content.decode()
     assert not Publication.objects.filter(title="Another New One").exists()
 
 
-def test_a_ticked_key_that_is_not_in_the_file_imports_nothing(editor_client):
+def test_another_editors_review_cannot_be_confirmed(editor_client, client, django_user_model):
     review = upload(editor_client, BIB.encode())
-    response = confirm(editor_client, review, ["other2024", "invented"])
-    assert response.status_code == 400
+    other = django_user_model.objects.create_superuser("other", "other@example.org", "pw-other-1")
+    client.force_login(other)
+    response = confirm(client, review)
+    assert response.status_code == 302 and response["Location"] == URL
     assert not Publication.objects.exists()
 
 
@@ -131,7 +132,7 @@ def test_a_broken_entry_is_listed_by_line_and_key_and_cannot_be_confirmed(editor
     html = review.content.decode()
     assert "Line 2, entry “broken”: is not valid BibTeX." in html
     assert 'name="confirm"' not in html
-    forced = confirm(editor_client, review, ["fine", "after"])
+    forced = confirm(editor_client, review)
     assert forced.status_code == 400
     assert not Publication.objects.exists()
 

@@ -3,6 +3,7 @@ name or an alias, and never when two people share the name."""
 
 import pytest
 
+from publications.bibtex import import_bibtex, parse_bibtex, review_bibliography
 from publications.models import Authorship, Publication
 from publications.services import author_name_index, link_authors, member_name_index
 from tests.department import make_external
@@ -94,3 +95,24 @@ def test_a_profiles_collaborators_outside_the_lab_are_counted_by_shared_paper():
         ("Xin Jin", 3),
         ("Ion Stoica", 2),
     ]
+
+
+def test_a_bibtex_import_links_authors_to_members_and_records_by_the_same_rule():
+    member = make_person(name="Hang Zhu")
+    record = make_external(name="Xin Jin")
+    make_external(name="Wei Li", affiliation="MIT")
+    make_external(name="Wei Li", affiliation="CMU")
+    text = "@inproceedings{k, title={Imported}, author={Zhu, Hang and Jin, Xin and Li, Wei}}"
+    review = review_bibliography(bibliography=parse_bibtex(text))
+    (item,) = review.entries
+    assert [(a.name, a.member, a.external) for a in item.authors] == [
+        ("Hang Zhu", member, None),
+        ("Xin Jin", None, record),
+        ("Wei Li", None, None),
+    ]
+    import_bibtex(text=text)
+    assert linked(Publication.objects.get(title="Imported")) == {
+        "Hang Zhu": member,
+        "Xin Jin": record,
+        "Wei Li": None,
+    }

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('people', '0007_department'),
-        ('publications', '0005_draft_and_link_help_text'),
+        ('publications', '0006_bibtex_import'),
     ]
 
     operations = [

@@ -1,0 +1,54 @@
+"""The benchmark's generated data set has the shape its figures are quoted for (issue 15)."""
+
+from collections import Counter
+
+import pytest
+from django.db import transaction
+from django.db.models import Count
+
+from benchmarks import dataset
+from people.models import Person
+from publications.models import Authorship, Publication
+
+pytestmark = pytest.mark.django_db
+
+
+def test_papers_have_three_to_twelve_authors_and_years_in_range():
+    summary = dataset.generate(size=200, seed=1)
+
+    assert Publication.objects.count() == summary.publications == 200
+    authors = Publication.objects.annotate(n=Count("authorships")).values_list("n", flat=True)
+    assert min(authors) >= 3
+    assert max(authors) <= 12
+    assert sum(authors) == summary.authorships
+    years = Publication.objects.values_list("year", flat=True)
+    assert min(years) >= dataset.FIRST_YEAR
+    assert max(years) <= dataset.LAST_YEAR
+
+
+def test_the_twenty_most_prolific_authors_are_members_linked_to_their_papers():
+    dataset.generate(size=200, seed=1)
+
+    members = set(Person.objects.values_list("name", flat=True))
+    papers_by_name = Counter(Authorship.objects.values_list("name", flat=True))
+    assert len(members) == dataset.MEMBERS
+    assert {name for name, _ in papers_by_name.most_common(dataset.MEMBERS)} == members
+    assert not Authorship.objects.filter(person=None, name__in=members).exists()
+    assert not Authorship.objects.exclude(person=None).exclude(name__in=members).exists()
+
+
+def generated_papers(seed: int) -> list[tuple]:
+    with transaction.atomic():
+        dataset.generate(size=50, seed=seed)
+        rows = list(
+            Authorship.objects.order_by("publication__slug", "position").values_list(
+                "publication__slug", "publication__title", "name"
+            )
+        )
+        transaction.set_rollback(True)
+    return rows
+
+
+def test_a_seed_always_gives_the_same_papers():
+    assert generated_papers(seed=7) == generated_papers(seed=7)
+    assert generated_papers(seed=7) != generated_papers(seed=8)

@@ -1,0 +1,171 @@
+"""A confirmed BibTeX import: any number of entries in the form, once only however often it is
+submitted, and in the task worker with a progress page when it is large."""
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from publications.bibtex import parse_bibtex
+from publications.bibtex_jobs import run_import
+from publications.models import BibtexImport, Publication
+from tests.factories import make_publication
+
+URL = reverse("admin:publications_publication_import_bibtex")
+CHANGELIST = reverse("admin:publications_publication_changelist")
+
+
+def many(count: int) -> str:
+    return "".join(
+        f"@misc{{k{number:05}, title={{Paper {number}}}, year=2024}}\n" for number in range(count)
+    )
+
+
+def review(client, text):
+    response = client.post(URL, {"text": text})
+    assert response.status_code == 200
+    return response
+
+
+def confirm(client, reviewed, skip=()):
+    return client.post(URL, {"confirm": "1", "import": reviewed.context["job"].pk, "skip": skip})
+
+
+def status_url(job):
+    return reverse("admin:publications_publication_import_bibtex_status", args=[job.pk])
+
+
+def run_worker():
+    """`manage.py db_worker` itself, in this process, until the queue is empty."""
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+
+
+@pytest.mark.django_db
+def test_more_entries_than_django_accepts_fields_are_confirmed(editor_client, settings):
+    """1,500 entries were 1,500 ticked fields: Django refuses more than 1,000 (a bare 400)."""
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 2000
+    reviewed = review(editor_client, many(1500))
+    response = confirm(editor_client, reviewed, skip=["k00007", "k01499"])
+    assert response.status_code == 302 and response["Location"] == CHANGELIST
+    assert Publication.objects.count() == 1498
+    assert not Publication.objects.filter(title__in=["Paper 7", "Paper 1499"]).exists()
+    assert LogEntry.objects.filter(change_message="Imported from BibTeX.").count() == 1498
+
+
+@pytest.mark.django_db
+def test_a_second_submit_of_the_same_confirm_is_told_it_already_happened(editor_client):
+    reviewed = review(editor_client, many(3))
+    first = confirm(editor_client, reviewed)
+    assert first["Location"] == CHANGELIST
+    again = confirm(editor_client, reviewed)
+    job = BibtexImport.objects.get()
+    assert again.status_code == 302 and again["Location"] == status_url(job)
+    page = editor_client.get(again["Location"])
+    html = page.content.decode()
+    assert "This import was already confirmed" in html
+    assert "Imported 3 new publications and updated 0." in html
+    assert Publication.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_reading_reports_progress_in_batches():
+    reports = []
+    parse_bibtex(many(2500), progress=lambda *report: reports.append(report))
+    assert reports == [
+        ("Reading the entries", 1000, 2500),
+        ("Reading the entries", 2000, 2500),
+        ("Reading the entries", 2500, 2500),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_import_runs_in_the_worker_with_a_progress_page(editor_client, settings):
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 2
+    reviewed = review(editor_client, many(5))
+    response = confirm(editor_client, reviewed, skip=["k00004"])
+    job = BibtexImport.objects.get()
+    assert response.status_code == 302 and response["Location"] == status_url(job)
+    assert not Publication.objects.exists()  # nothing ran in the request
+
+    waiting = editor_client.get(status_url(job)).content.decode()
+    assert "Waiting for the worker" in waiting
+    assert '<meta http-equiv="refresh" content="2">' in waiting
+    assert "manage.py db_worker" in waiting
+    assert '<progress id="import-progress" max="4" value="0">' in waiting
+    # A double click while it waits queues nothing more.
+    assert confirm(editor_client, reviewed)["Location"] == status_url(job)
+    assert DBTaskResult.objects.count() == 1
+
+    run_worker()
+    finished = editor_client.get(status_url(job)).content.decode()
+    assert "Imported 4 new publications and updated 0." in finished
+    assert "http-equiv" not in finished
+    assert Publication.objects.count() == 4
+    job.refresh_from_db()
+    assert (job.state, job.done, job.total, job.text) == ("done", 5, 5, "")
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_background_import_refused_since_the_review_says_why_and_can_be_reviewed_again(
+    editor_client, settings
+):
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 1
+    reviewed = review(editor_client, many(3))
+    confirm(editor_client, reviewed)
+    make_publication(title="Paper 1", year=2024, type="other")  # added meanwhile
+    run_worker()
+    job = BibtexImport.objects.get()
+    html = editor_client.get(status_url(job)).content.decode()
+    assert "Nothing was imported: these entries are no longer new or updates: k00001." in html
+    assert Publication.objects.count() == 1
+    again = editor_client.post(status_url(job), {"review-again": "1"})
+    assert again.status_code == 200
+    assert "Duplicate of “Paper 1”" in again.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_import_runs_once_even_if_its_task_runs_twice(editor_client, settings):
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 1
+    confirm(editor_client, review(editor_client, many(2)))
+    job = BibtexImport.objects.get()
+    assert run_import(job.pk).state == "done"
+    assert run_import(job.pk) is None
+    assert Publication.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_the_progress_page_is_for_those_who_may_import(editor_client, django_user_model):
+    reviewed = review(editor_client, many(1))
+    confirm(editor_client, reviewed)
+    job = BibtexImport.objects.get()
+    member = django_user_model.objects.create_user("member", password="pw-member-1", is_staff=True)
+    member_client = Client()
+    member_client.force_login(member)
+    assert member_client.get(status_url(job)).status_code == 403
+    assert (
+        editor_client.get(
+            reverse(
+                "admin:publications_publication_import_bibtex_status",
+                args=["00000000-0000-0000-0000-000000000000"],
+            )
+        ).status_code
+        == 404
+    )
+
+
+@pytest.mark.django_db
+def test_twenty_five_thousand_entries_are_reviewed_and_confirmed(editor_client, settings):
+    """The most a file may hold: the review lists them all and the confirm, a few fields,
+    queues them for the worker (the import itself is the worker's: see the test above)."""
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 200
+    reviewed = review(editor_client, many(25_000))
+    html = reviewed.content.decode()
+    assert "25000 entries, 25000 new" in html
+    response = confirm(editor_client, reviewed, skip=["k24999"])
+    job = BibtexImport.objects.get()
+    assert response.status_code == 302 and response["Location"] == status_url(job)
+    assert (job.state, job.total, job.skipped_keys) == ("queued", 24_999, ["k24999"])
+    assert DBTaskResult.objects.count() == 1
