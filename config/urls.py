@@ -37,6 +37,7 @@ areas_urls = [
 urlpatterns = [
     path("", views.home, name="home"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("search/", views.search, name="search"),
     path("robots.txt", views.robots_txt, name="robots-txt"),
     path("healthz", views.healthz, name="healthz"),
     path("people/", with_composed_detail(people_urls, views.profile)),

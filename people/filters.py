@@ -1,33 +1,28 @@
 from typing import NamedTuple
 
-import django_filters
-from django.db.models import Count, Q
+from django.db.models import Count
 
-from directory.filters import FilterSet, SearchFilter
+from directory.filters import ChoiceFilter, FilterSet, SearchFilter
+from directory.text import NAME_BREAKS, word_start
 from people.models import Membership, Person, ResearchArea, ResearchGroup, RoleGroup
 
 
 def search_people(queryset, name, value):
-    """Every word must appear in the name, an alias or a research interest."""
+    """Every word must start a word of the name, an alias or a research interest: "Hang" finds
+    Hang Zhu, not the "hang" inside "Zhang"."""
     for word in value.split():
         queryset = queryset.filter(
-            Q(name__icontains=word)
-            | Q(aliases__icontains=word)
-            | Q(research_interests__icontains=word)
+            word_start("name", word, breaks=NAME_BREAKS)
+            | word_start("aliases", word)
+            | word_start("research_interests", word)
         )
     return queryset
 
 
 class PersonFilter(FilterSet):
-    role = django_filters.ChoiceFilter(
-        field_name="role_group__slug", label="Role", empty_label="Everyone"
-    )
-    group = django_filters.ChoiceFilter(
-        method="filter_group", label="Research group", empty_label="Any group"
-    )
-    area = django_filters.ChoiceFilter(
-        method="filter_area", label="Research area", empty_label="Any area"
-    )
+    role = ChoiceFilter(field_name="role_group__slug", label="Role", empty_label="Everyone")
+    group = ChoiceFilter(method="filter_group", label="Research group", empty_label="Any group")
+    area = ChoiceFilter(method="filter_area", label="Research area", empty_label="Any area")
     q = SearchFilter(method=search_people, label="Name or interest")
 
     class Meta:

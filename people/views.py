@@ -1,9 +1,6 @@
-from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_safe
 
-from people.avatars import initials_avatar_png
 from people.filters import PersonFilter, facet_options
 from people.models import Person, ResearchArea, ResearchGroup
 
@@ -25,7 +22,7 @@ def index(request):
             "options": facet_options(filterset),
             "current": [person for person in members if not person.is_alumnus],
             "alumni": [person for person in members if person.is_alumnus],
-            "ignored": filterset.ignored_values(),
+            "ignored": filterset.notices(),
             "count": len(members),
         },
     )
@@ -60,9 +57,3 @@ def areas(request):
     if not research_areas:
         raise Http404("This site has no research areas.")
     return render(request, "areas/area_list.html", {"areas": research_areas})
-
-
-@require_safe
-@cache_control(public=True, max_age=7 * 24 * 3600)
-def avatar(request, initials):
-    return HttpResponse(initials_avatar_png(initials), content_type="image/png")

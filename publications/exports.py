@@ -14,7 +14,7 @@ import bibtexparser
 from bibtexparser import middlewares
 from bibtexparser.library import Library
 from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
-from bibtexparser.model import Entry, Field
+from bibtexparser.model import Block, Entry, Field
 from bibtexparser.writer import BibtexFormat
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
@@ -90,9 +90,13 @@ LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_w
 
 def bibtex(publications: Iterable[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
-    library = Library(
+    return _write_bibtex(
         [_bibtex_entry(publication, key) for publication, key in _keyed(publications)]
     )
+
+
+def _write_bibtex(entries: list[Block]) -> str:
+    library = Library(entries)
     layout = BibtexFormat()
     layout.indent = "  "
     layout.block_separator = "\n"
@@ -102,6 +106,15 @@ def bibtex(publications: Iterable[Publication]) -> str:
         )
     ]
     return bibtexparser.write_string(library, unparse_stack=writing, bibtex_format=layout)
+
+
+def with_citations(publications: Iterable[Publication]) -> list[Publication]:
+    """The publications, each with its own BibTeX entry as `bibtex`: what the "Cite" block of a
+    list entry shows. The keys are the exports' keys, found in one query for all of them."""
+    keyed = _keyed(publications)
+    for publication, key in keyed:
+        setattr(publication, "bibtex", _write_bibtex([_bibtex_entry(publication, key)]))  # noqa: B010
+    return [publication for publication, _key in keyed]
 
 
 def _keyed(publications: Iterable[Publication]) -> list[tuple[Publication, str]]:

@@ -3,9 +3,20 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
+from directory.charts import year_chart
 from directory.pagination import paginate
 from publications import exports
-from publications.filters import PublicationFilter, active_filters, facets, filters_query
+from publications.filters import (
+    PublicationFilter,
+    active_filters,
+    award_count,
+    facets,
+    filters_query,
+    in_chosen_years,
+    year_counts,
+    year_link,
+    year_options,
+)
 from publications.models import Publication
 
 PER_PAGE = 50
@@ -22,15 +33,30 @@ def index(request):
 
 
 def listing_context(request, publications, *, without: tuple[str, ...] = ()) -> dict:
-    """A filtered, faceted, paginated list of `publications` (for_listing()): what
-    /publications/ shows, and a group's page shows of its papers (config/views.py)."""
+    """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
+    chart: what /publications/ shows, and a group's page shows of its papers
+    (config/views.py)."""
     filterset = PublicationFilter(request.GET, queryset=publications, without=without)
+    page = paginate(request, filterset.qs, per_page=PER_PAGE)
+    page.object_list = exports.with_citations(page.object_list)
+    years = year_counts(filterset)
     return {
         "filterset": filterset,
-        "page": paginate(request, filterset.qs, per_page=PER_PAGE),
+        "page": page,
         "facets": facets(filterset),
+        "award_count": award_count(filterset),
+        "year_options": year_options(filterset, years),
+        "year_controls": [
+            ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
+            ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
+        ],
+        "chart": year_chart(
+            years,
+            link=lambda year: year_link(filterset, year),
+            selected=lambda year: in_chosen_years(filterset, year),
+        ),
         "active_filters": active_filters(filterset),
-        "ignored": filterset.ignored_values(),
+        "ignored": filterset.notices(),
         "filters_query": filters_query(filterset),
     }
 
