@@ -15,6 +15,7 @@ from directory.partial_dates import (
     year_of,
 )
 from directory.querysets import PublishableQuerySet
+from directory.validation import ValidatedModel, validate_initials
 from people.avatars import initials_of
 from people.names import normalize_name
 
@@ -24,7 +25,7 @@ class RoleGroupQuerySet(models.QuerySet):
         return self.get(slug=slug)
 
 
-class RoleGroup(models.Model):
+class RoleGroup(ValidatedModel):
     """A heading of the people directory: Faculty, Research Scientists, PhD Students, Alumni."""
 
     name = models.CharField(
@@ -177,7 +178,12 @@ class KnownByNames:
 class Person(KnownByNames, PublicPage):
     url_name = "people:detail"
 
-    name = models.CharField(max_length=200, help_text="The name as the person writes it.")
+    name = models.CharField(
+        max_length=200,
+        # The initials avatar draws two letters: a name that makes more is refused.
+        validators=[validate_initials],
+        help_text="The name as the person writes it.",
+    )
     slug = models.SlugField(unique=True, help_text="The profile's address: /people/slug/.")
     role_group = models.ForeignKey(
         RoleGroup,
@@ -574,7 +580,7 @@ class MembershipQuerySet(models.QuerySet):
         return self.filter(end__isnull=False)
 
 
-class Membership(models.Model):
+class Membership(ValidatedModel):
     """A person's place in a research group: their role there and when, as precise as known.
 
     A person may be in several groups, and in one group again later (a new row).
@@ -661,7 +667,7 @@ class ExternalPersonQuerySet(models.QuerySet):
         return self.get(slug=slug)
 
 
-class ExternalPerson(KnownByNames, models.Model):
+class ExternalPerson(KnownByNames, ValidatedModel):
     """Someone outside the lab (an advisor, a co-author) as a record of their own.
 
     Author rows printed with their name or an alias link to the record exactly as they link
@@ -912,7 +918,7 @@ class Collaboration(OrderedRow):
         return self.collaborator or self.external_collaborator
 
 
-class Departure(models.Model):
+class Departure(ValidatedModel):
     """What the site knows of an alumnus: the role they left, when, where they went next and
     their thesis. Their directory card reads "Now at …" from `next_position`."""
 
@@ -949,7 +955,7 @@ class Departure(models.Model):
         return f"{self.person} left as {self.last_role}"
 
 
-class IdentityChange(models.Model):
+class IdentityChange(ValidatedModel):
     """One merge of two external people, or one split of author rows off a record: what it
     moved, so it can be undone exactly (people/services.py).
 

@@ -3,12 +3,17 @@
 Each function takes publications from `Publication.objects.published().for_listing()`, so the
 venue, authors and links are already fetched; its one query of its own finds the citation keys
 (publications/citation_keys.py). A publication without a year is written without one.
+
+Text goes out without control characters (`_text`): validation refuses them now, but a row
+stored before may hold one, and reference managers choke on them (CSV readers on NUL).
 """
 
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 import bibtexparser
 from bibtexparser import middlewares
@@ -16,8 +21,10 @@ from bibtexparser.library import Library
 from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
 from bibtexparser.model import Block, Entry, Field
 from bibtexparser.writer import BibtexFormat
+from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from directory.validation import strip_control_characters, without_control_characters
 from publications.citation_keys import citation_keys
 from publications.models import Publication
 
@@ -86,6 +93,10 @@ CSV_COLUMNS = [
 # Accents become LaTeX (\'e) so classic BibTeX reads the file too; characters LaTeX has no
 # command for (Chinese, say) are kept as they are.
 LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+# What reference managers read LaTeX with (bibtexparser's decoder): the judge of an encoding.
+LATEX_READER = LatexNodes2Text()
+# LaTeX's own special characters are always escaped, whatever a reader makes of the command.
+LATEX_SPECIALS = set("\\{}%$#&_~^")
 
 
 def bibtex(publications: Iterable[Publication]) -> str:
@@ -155,13 +166,33 @@ def _bibtex_name(name: str) -> str:
     return encoded
 
 
+def _text(text: str) -> str:
+    """One line of text as every format writes it: no control characters, single spaces."""
+    return " ".join(strip_control_characters(text).split())
+
+
 def _latex(text: str) -> str:
-    return LATEX_ENCODER.unicode_to_latex(" ".join(text.split()))
+    return "".join(map(_latex_character, _text(text)))
+
+
+@lru_cache(maxsize=8192)
+def _latex_character(character: str) -> str:
+    """The character as LaTeX when a reader gets it back, else as it is (UTF-8).
+
+    pylatexenc's table loses letters: Greek capitals become Latin ones ("Α" is written "A"),
+    most Cyrillic letters vanish, "·" reads back as "˙". The property tests found these
+    (tests/test_properties_text_everywhere.py)."""
+    encoded = LATEX_ENCODER.unicode_to_latex(character)
+    if encoded == character or character in LATEX_SPECIALS:
+        return encoded
+    decoded = LATEX_READER.latex_to_text(encoded)
+    same = unicodedata.normalize("NFC", decoded) == unicodedata.normalize("NFC", character)
+    return encoded if same else character
 
 
 def _verbatim(text: str) -> str:
     """DOIs and URLs are written as they are; a brace would end the field."""
-    return text.replace("{", "").replace("}", "")
+    return _text(text).replace("{", "").replace("}", "")
 
 
 def _note(publication: Publication) -> str:
@@ -201,7 +232,7 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
             tags.append(("N1", note))
         tags.append(("ER", ""))
         # One line per tag: a line break inside a value would start a tag of its own.
-        lines += [f"{tag}  - {' '.join(value.split())}".rstrip() for tag, value in tags]
+        lines += [f"{tag}  - {_text(value)}".rstrip() for tag, value in tags]
         lines.append("")
     return "\r\n".join(lines)
 
@@ -231,7 +262,8 @@ def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.abstract:
             item["abstract"] = publication.abstract
         items.append(item)
-    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    # JSON could escape control characters, but its readers would print them as they are.
+    return json.dumps(without_control_characters(items), ensure_ascii=False, indent=2) + "\n"
 
 
 def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
@@ -255,7 +287,7 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
             publication.pdf_url,
             "; ".join(award.name for award in publication.awards.all()),
         ]
-        writer.writerow([_spreadsheet_safe(str(value)) for value in row])
+        writer.writerow([_spreadsheet_safe(_text(str(value))) for value in row])
     return output.getvalue()
 
 

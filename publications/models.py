@@ -8,6 +8,7 @@ from simple_history.models import HistoricalRecords
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
+from directory.validation import ValidatedModel
 from people.models import (
     ExternalPerson,
     Membership,
@@ -27,7 +28,7 @@ class VenueQuerySet(models.QuerySet):
         return self.get(short_name=short_name)
 
 
-class Venue(models.Model):
+class Venue(ValidatedModel):
     class Kind(models.TextChoices):
         CONFERENCE = "conference", "Conference"
         JOURNAL = "journal", "Journal"
@@ -394,6 +395,9 @@ class BibtexImport(models.Model):
         FAILED = "failed", "Failed: nothing was imported"
 
     FINISHED = (State.DONE, State.REFUSED, State.FAILED)
+    # directory.E001: the file is kept as uploaded; the review judges each entry's text with the
+    # models' validation, and nothing here is shown on a public page.
+    validation_exempt = "an uploaded file kept as it came, for the import's review to judge"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     created_by = models.ForeignKey(

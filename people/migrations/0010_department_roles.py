@@ -49,8 +49,8 @@ def revoke(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("people", "0007_department"),
-        ("directory", "0005_editor_permission"),
+        ("people", "0009_department"),
+        ("directory", "0007_mend_rows_stored_before_validation"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
     ]

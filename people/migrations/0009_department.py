@@ -13,7 +13,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('people', '0006_draft_help_text'),
+        ('people', '0008_mend_rows_stored_before_validation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

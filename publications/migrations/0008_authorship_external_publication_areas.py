@@ -8,8 +8,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('people', '0007_department'),
-        ('publications', '0006_bibtex_import'),
+        ('people', '0009_department'),
+        ('publications', '0007_mend_rows_stored_before_validation'),
     ]
 
     operations = [

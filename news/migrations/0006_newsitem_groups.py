@@ -8,8 +8,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('news', '0003_draft_help_text'),
-        ('people', '0007_department'),
+        ('news', '0005_mend_rows_stored_before_validation'),
+        ('people', '0009_department'),
     ]
 
     operations = [
