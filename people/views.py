@@ -1,6 +1,7 @@
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
 
+from directory.filters import canonical_choice
 from people.filters import PersonFilter, facet_options
 from people.models import Person, ResearchArea, ResearchGroup
 
@@ -30,15 +31,17 @@ def index(request):
 
 def role_address(request, filterset: PersonFilter) -> HttpResponsePermanentRedirect | None:
     """`?group=` named a role group ("phd-students") before research groups took the name;
-    such an address, when no research group has that slug, moves to `?role=`. Reads only the
-    choices the filters have read already."""
-    value = request.GET.get("group")
-    if not value or "role" in request.GET or "group" not in filterset.form.errors:
+    such an address, when no research group has that slug, moves to `?role=` with every value
+    it gave (the role filter then reads them as it reads its own). Reads only the choices the
+    filters have read already."""
+    values = request.GET.getlist("group")
+    if not values or "role" in request.GET or "group" not in filterset.form.errors:
         return None
-    if value not in dict(filterset.filters["role"].extra["choices"]):
+    roles = filterset.filters["role"].extra["choices"]
+    if any(canonical_choice(roles, value) not in dict(roles) for value in values):
         return None
     query = request.GET.copy()
-    query["role"] = query.pop("group")[-1]
+    query.setlist("role", query.pop("group"))
     return HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode()}")
 
 

@@ -110,8 +110,8 @@ def test_an_inverted_year_range_is_read_the_right_way_round_and_said_so(client):
 
 
 def test_people_and_news_refuse_a_one_value_filter_given_twice(client):
-    people = client.get("/people/?group=faculty&group=phd-students")
-    assert "Group “faculty”, “phd-students” was ignored" in people.content.decode()
+    people = client.get("/people/?role=faculty&role=phd-students")
+    assert "Role “faculty”, “phd-students” was ignored" in people.content.decode()
     assert len(people.context["current"]) == 4
     news = client.get("/news/?person=zerui-wang&person=haoran-zhang")
     assert "Person “zerui-wang”, “haoran-zhang” was ignored" in news.content.decode()
@@ -119,7 +119,7 @@ def test_people_and_news_refuse_a_one_value_filter_given_twice(client):
 
 
 def test_people_and_news_choices_ignore_case(client):
-    people = client.get("/people/", {"group": "PhD-Students"})
+    people = client.get("/people/", {"role": "PhD-Students"})
     assert [person.name for person in people.context["current"]] == ["Zerui Wang"]
     news = client.get("/news/", {"person": "Haoran-Zhang"})
     assert [item.title for item in news.context["page"].object_list] == [
