@@ -11,7 +11,7 @@ from itertools import groupby
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection
-from django.db.models import Count, F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -70,12 +70,7 @@ def profile(request, slug):
     them by year, their co-authors and news."""
     person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
     publications = Publication.objects.published().authored_by(person)
-    per_year = dict(
-        publications.order_by()
-        .values_list("year")
-        .annotate(count=Count("pk"))
-        .values_list("year", "count")
-    )
+    per_year = publications.count_per_year()
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
     selected = publications.for_listing().order_by(
         "-is_featured", F("year").desc(nulls_last=True), "title"
@@ -110,6 +105,7 @@ def group(request, slug):
         group.memberships.current()
         .filter(person__is_published=True)
         .select_related("person__role_group", "person__departure")
+        .prefetch_related("person__links")
         .order_by("person__name")
     )
     by_role = sorted(memberships, key=lambda membership: ROLE_ORDER[membership.role])
@@ -141,9 +137,12 @@ def group(request, slug):
 
 
 def area(request, slug):
-    """/areas/<slug>/: the research area's people, groups and newest papers."""
+    """/areas/<slug>/: the research area's people, groups and newest papers, with a chart of
+    all its papers by year."""
     area = get_object_or_404(ResearchArea.objects.visible_to(request.user), slug=slug)
     publications = Publication.objects.published().in_areas(area)
+    per_year = publications.count_per_year()
+    all_of_them = f"{reverse('publications:index')}?area={area.slug}"
     return render(
         request,
         "areas/area_detail.html",
@@ -151,8 +150,13 @@ def area(request, slug):
             "area": area,
             "people": Person.objects.published().in_areas(area).for_directory(),
             "groups": ResearchGroup.objects.published().filter(areas=area),
-            "publications": publications.for_listing()[:AREA_PUBLICATIONS],
-            "publication_count": publications.count(),
+            "publications": exports.with_citations(publications.for_listing()[:AREA_PUBLICATIONS]),
+            "publication_count": sum(per_year.values()),
+            "all_publications_url": all_of_them,
+            "chart": year_chart(
+                per_year,
+                link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
+            ),
         },
     )
 

@@ -497,8 +497,9 @@ class PersonLink(ProfileEntry, WebLink):
 
 class ResearchGroupQuerySet(PublishableQuerySet):
     def for_index(self):
-        """With `member_count` (current, published members, each counted once) and
-        `current_leaders`: one query for the groups, one for all their leaders."""
+        """With `member_count` (current, published members, each counted once),
+        `current_leaders` and `published_areas`: one query for the groups, one for all their
+        leaders, one for all their areas."""
         current_published = models.Q(
             memberships__end__isnull=True, memberships__person__is_published=True
         )
@@ -514,7 +515,10 @@ class ResearchGroupQuerySet(PublishableQuerySet):
                 .select_related("person")
                 .order_by("person__name"),
                 to_attr="current_leaders",
-            )
+            ),
+            models.Prefetch(
+                "areas", queryset=ResearchArea.objects.published(), to_attr="published_areas"
+            ),
         )
 
 

@@ -131,6 +131,12 @@ class PublicationQuerySet(PublishableQuerySet):
         )
         return {row["group__slug"]: row["count"] for row in rows}
 
+    def count_per_year(self) -> dict[int | None, int]:
+        """How many of these papers each year has, undated ones under None: what a page's
+        year chart draws and its total sums. One aggregate query."""
+        rows = self.order_by().values_list("year").annotate(count=models.Count("pk"))
+        return dict(rows.values_list("year", "count"))
+
     def in_areas(self, areas):
         """The papers staff filed under any of `areas` (a ResearchArea or several)."""
         areas = [areas] if isinstance(areas, ResearchArea) else areas

@@ -29,22 +29,25 @@ def department(request, django_db_setup, django_db_blocker):
 @pytest.mark.parametrize(
     ("url", "queries"),
     [
-        # lab (with whether groups exist), groups with member counts, their leaders.
-        ("/groups/", 3),
-        # lab, group with its areas (2), members by role, alumni; the listing: choices of venue,
-        # member and area, count, page rows with authors, awards and links, four facets
-        # (venue, year, type, area); news with their people (2).
-        ("/groups/group-1/", 19),
-        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 19),
-        # lab, role, group and area choices, people, a count per group and per area.
-        ("/people/", 7),
-        ("/people/?group=group-1&area=area-2&role=phd-students", 7),
+        # lab (with whether groups exist), groups with member counts, their leaders, areas.
+        ("/groups/", 4),
+        # lab, group with its areas (2), members by role with their links (2), alumni with
+        # their links (2); the listing: choices of venue, member and area, count, page rows
+        # with authors, awards and links, the page's citation keys, five aggregates (venue,
+        # type, member, area, the years and their chart), the award count; news with their
+        # people (2).
+        ("/groups/group-1/", 24),
+        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 24),
+        # lab, role, group and area choices, people, their links, a count per group and area.
+        ("/people/", 8),
+        ("/people/?group=group-1&area=area-2&role=phd-students", 8),
         # lab, venue, member, group and area choices, count, rows with authors, awards, links,
-        # five facets (venue, year, type, group, area).
-        ("/publications/", 15),
-        ("/publications/?group=group-0&group=group-2&area=area-1&venue=V2", 15),
-        # lab, area, people, groups, papers with authors, awards and links, their count.
-        ("/areas/area-0/", 9),
+        # citation keys, six aggregates (venue, type, member, group, area, years), awards.
+        ("/publications/", 18),
+        ("/publications/?group=group-0&group=group-2&area=area-1&venue=V2", 18),
+        # lab, area, people with their links, groups, papers with authors, awards, links and
+        # citation keys, their count per year (the chart and the total).
+        ("/areas/area-0/", 11),
     ],
 )
 def test_department_pages_run_a_fixed_number_of_queries(client, department, url, queries):
@@ -56,12 +59,12 @@ def test_a_profile_with_advisors_students_and_groups_runs_a_fixed_number_of_quer
 ):
     """As for any profile (tests/people/test_people_rows.py): its prefetches and lists."""
     leader = department["people"][0]
-    assert count_queries(client, leader.get_absolute_url()) == 21
+    assert count_queries(client, leader.get_absolute_url()) == 22
 
 
 def test_the_group_facet_counts_each_groups_papers(client, department):
     response = client.get("/publications/")
-    counts = {option.value: option.count for option in response.context["facets"]["group"]}
+    counts = {option.value: option.count for option in response.context["facets"]["group"].options}
     expected = {
         group.slug: Publication.objects.of_groups(group).count() for group in department["groups"]
     }

@@ -64,5 +64,5 @@ def test_the_seeded_site_offers_no_groups_or_areas(client):
     assert client.get("/groups/").status_code == 404
     assert client.get("/areas/").status_code == 404
     listing = client.get("/publications/")
-    assert set(listing.context["facets"]) == {"venue", "year", "type"}
+    assert set(listing.context["facets"]) == {"venue", "type", "author"}
     assert client.get("/people/").context["options"] == {}
