@@ -18,11 +18,12 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
+from config.context_processors import current_lab
 from directory.charts import year_chart
 from directory.filters import SearchField
 from news.filters import search_news
 from news.models import NewsItem
-from people.filters import search_people
+from people.filters import search_groups, search_people
 from people.models import Membership, Person, ResearchArea, ResearchGroup
 from publications import exports
 from publications.filters import search_publications
@@ -205,7 +206,7 @@ class SearchGroup:
 
 
 def search(request):
-    """/search/?q=: people, publications and news at once, grouped by kind.
+    """/search/?q=: people, research groups, publications and news at once, grouped by kind.
 
     Each kind is searched by its own list's search function, so "all N" leads to that list
     with the same words and the same results. Words match word starts: "Hang" finds Hang Zhu,
@@ -234,6 +235,16 @@ def search(request):
             ),
             SearchGroup("news", "News", news, reverse("news:index")),
         ]
+        # Only a department's search looks for groups: the header's lab row says whether there
+        # are any, so a one-lab site's search runs no query for them.
+        if current_lab(request).has_groups:
+            research_groups = search_groups(
+                ResearchGroup.objects.published().for_index(), "q", words
+            )
+            groups.insert(
+                1,
+                SearchGroup("groups", "Research groups", research_groups, reverse("groups:index")),
+            )
     return render(
         request,
         "search.html",

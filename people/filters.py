@@ -19,6 +19,16 @@ def search_people(queryset, name, value):
     return queryset
 
 
+def search_groups(queryset, name, value):
+    """As search_people: every word must start a word of the group's name or its one-sentence
+    description."""
+    for word in value.split():
+        queryset = queryset.filter(
+            word_start("name", word, breaks=NAME_BREAKS) | word_start("short_description", word)
+        )
+    return queryset
+
+
 class PersonFilter(FilterSet):
     role = ChoiceFilter(field_name="role_group__slug", label="Role", empty_label="Everyone")
     group = ChoiceFilter(method="filter_group", label="Research group", empty_label="Any group")

@@ -52,3 +52,30 @@ def test_a_card_says_where_someone_went_even_outside_the_alumni_group(client):
     html = client.get("/groups/systems/").content.decode()
     assert "Now at ETH Zürich" in html
     assert "Professor" not in html  # the card says what they do now, not their old title
+
+
+def test_the_site_search_finds_groups_by_word_start_only_where_there_are_groups(client):
+    make_person(name="Ada Widget")
+    assert "Research groups" not in client.get("/search/?q=widget").content.decode()
+    assert count_queries(client, "/search/?q=widget") == 6  # as before: none for groups
+    make_research_group(name="Widget Systems", short_description="We build widgets.")
+    make_research_group(name="Networks", short_description="Not about midgets.")
+    make_research_group(name="Hidden Widgets", is_published=False)
+    response = client.get("/search/?q=widget")
+    found = {group.kind: group for group in response.context["groups"]}["groups"]
+    assert [group.name for group in found.first] == ["Widget Systems"]
+    html = response.content.decode()
+    assert '<h3 class="group-card__name"><a href="/groups/research-group' in html
+    assert 'href="/groups/">All research groups</a>' in html
+
+
+@pytest.mark.parametrize("groups", [1, 30])
+def test_the_site_search_with_groups_runs_a_fixed_number_of_queries(client, groups):
+    """lab; people: count; groups: count, rows, leaders, areas; publications: count, rows and
+    their three prefetches; news: count."""
+    for number in range(groups):
+        group = make_research_group(name=f"Widget Group {number}")
+        group.areas.add(make_area())
+        make_membership(make_person(), group, role="leader")
+    make_publication(title="Widget paper")
+    assert count_queries(client, "/search/?q=widget") == 12

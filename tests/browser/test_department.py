@@ -95,6 +95,30 @@ def test_a_profile_names_its_advisors_among_its_first_facts(page, viewport_name,
         page.screenshot(path=SCREENSHOTS / f"profile-advisors-{viewport_name}.png", full_page=True)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_lists_of_groups_and_areas_an_area_and_a_search_are_accessible(
+    page, viewport_name, scheme
+):
+    page.emulate_media(color_scheme=scheme)
+    for url, heading in [
+        ("/groups/", "Research groups"),
+        ("/areas/", "Research areas"),
+        ("/areas/ml-systems-area/", "Machine learning systems"),
+        ("/search/?q=machine", "Search"),
+    ]:
+        assert page.goto(url).status == 200
+        expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
+        assert blocking_violations(page) == [], url
+        assert not has_horizontal_scroll(page), url
+    page.goto("/groups/")
+    card = page.locator(".group-card", has_text="Machine Learning Systems")
+    expect(card.get_by_role("link", name="Hao Zhang")).to_be_visible()
+    expect(card.get_by_role("link", name="Machine learning systems", exact=True)).to_be_visible()
+    page.goto("/search/?q=machine")
+    results = page.get_by_role("region", name="Research groups")
+    expect(results.get_by_role("link", name="Machine Learning Systems")).to_be_visible()
+
+
 def test_a_group_pages_filters_work_without_javascript(browser, site_url):
     context = browser.new_context(base_url=site_url, java_script_enabled=False)
     page = context.new_page()
