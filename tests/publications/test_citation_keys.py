@@ -77,3 +77,23 @@ def test_a_page_gives_the_same_key_as_an_export_of_the_whole_list():
     whole = citation_keys(papers)
     assert len(set(whole.values())) == len(papers)
     assert {pk: key for paper in papers for pk, key in citation_keys([paper]).items()} == whole
+
+
+def test_citation_keys_are_deduplicated_in_the_order_papers_were_added():
+    first = make_publication(title="The Klotski System", year=2023, authors=["Yihao Zhao"])
+    second = make_publication(title="Klotski Again", year=2023, authors=["Ann Zhao"])
+    third = make_publication(title="Klotski, a third", year=2023, authors=["Zhao, Bo"])
+    other = make_publication(title="On Caching", year=None, authors=["José Núñez"])
+    assert citation_keys([third, other, first, second]) == {
+        third.pk: "zhao2023klotskic",
+        other.pk: "nunezcaching",
+        first.pk: "zhao2023klotski",
+        second.pk: "zhao2023klotskib",
+    }
+
+
+def test_a_key_does_not_change_when_a_later_paper_would_share_it():
+    first = make_publication(title="Klotski", year=2023, authors=["Yihao Zhao"])
+    before = citation_keys([first])[first.pk]
+    make_publication(title="Klotski", year=2023, authors=["Yihao Zhao"], slug="klotski-two")
+    assert citation_keys([first])[first.pk] == before == "zhao2023klotski"
