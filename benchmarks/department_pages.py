@@ -51,6 +51,7 @@ URLS = [
     "/people/?group=group-1",
     "/areas/area-0/",
     "/people/member-000/",
+    "/search/?q=group",  # people, groups (build_department names them "Group N"), papers, news
 ]
 
 
