@@ -116,7 +116,7 @@ def test_the_lists_of_groups_and_areas_an_area_and_a_search_are_accessible(
     expect(card.get_by_role("link", name="Machine learning systems", exact=True)).to_be_visible()
     page.goto("/search/?q=machine")
     results = page.get_by_role("region", name="Research groups")
-    expect(results.get_by_role("link", name="Machine Learning Systems")).to_be_visible()
+    expect(results.get_by_role("link", name="Machine Learning Systems", exact=True)).to_be_visible()
 
 
 def test_a_group_pages_filters_work_without_javascript(browser, site_url):
