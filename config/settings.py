@@ -154,7 +154,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "directory.context_processors.lab",
+                "config.context_processors.lab",
             ],
         },
     },

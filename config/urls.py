@@ -11,6 +11,7 @@ from config.api import api
 from config.sitemaps import SITEMAPS
 from news import urls as news_urls
 from people import urls as people_urls
+from people import views as people_views
 from publications import urls as publications_urls
 
 
@@ -23,6 +24,17 @@ def with_composed_detail(app_urls, view, *pages):
     patterns = [*app_urls.urlpatterns, *pages, path("<slug:slug>/", view, name="detail")]
     return include((patterns, app_urls.app_name))
 
+
+# The department's sections: the people app lists groups and areas; their pages compose the
+# apps above it, so their views are config/views.py's.
+groups_urls = [
+    path("", people_views.groups, name="index"),
+    path("<slug:slug>/", views.group, name="detail"),
+]
+areas_urls = [
+    path("", people_views.areas, name="index"),
+    path("<slug:slug>/", views.area, name="detail"),
+]
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -42,6 +54,8 @@ urlpatterns = [
     path("publications/", with_composed_detail(publications_urls, views.publication)),
     path("news/", include(news_urls)),
     path("api/", api.urls),
+    path("groups/", include((groups_urls, "groups"))),
+    path("areas/", include((areas_urls, "areas"))),
     path("admin/", admin.site.urls),
 ]
 

@@ -30,33 +30,38 @@ EXPORT_MAX_ROWS = 2000
 
 def index(request):
     publications = Publication.objects.published().for_listing()
-    filterset = PublicationFilter(request.GET, queryset=publications)
+    return render(
+        request, "publications/publication_list.html", listing_context(request, publications)
+    )
+
+
+def listing_context(request, publications, *, without: tuple[str, ...] = ()) -> dict:
+    """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
+    chart: what /publications/ shows, and a group's page shows of its papers
+    (config/views.py)."""
+    filterset = PublicationFilter(request.GET, queryset=publications, without=without)
     page = paginate(request, filterset.qs, per_page=PER_PAGE)
     page.object_list = exports.with_citations(page.object_list)
     years = year_counts(filterset)
-    return render(
-        request,
-        "publications/publication_list.html",
-        {
-            "filterset": filterset,
-            "page": page,
-            "facets": facets(filterset),
-            "award_count": award_count(filterset),
-            "year_options": year_options(filterset, years),
-            "year_controls": [
-                ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
-                ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
-            ],
-            "chart": year_chart(
-                years,
-                link=lambda year: year_link(filterset, year),
-                selected=lambda year: in_chosen_years(filterset, year),
-            ),
-            "active_filters": active_filters(filterset),
-            "ignored": filterset.notices(),
-            "filters_query": filters_query(filterset),
-        },
-    )
+    return {
+        "filterset": filterset,
+        "page": page,
+        "facets": facets(filterset),
+        "award_count": award_count(filterset),
+        "year_options": year_options(filterset, years),
+        "year_controls": [
+            ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
+            ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
+        ],
+        "chart": year_chart(
+            years,
+            link=lambda year: year_link(filterset, year),
+            selected=lambda year: in_chosen_years(filterset, year),
+        ),
+        "active_filters": active_filters(filterset),
+        "ignored": filterset.notices(),
+        "filters_query": filters_query(filterset),
+    }
 
 
 @require_safe
