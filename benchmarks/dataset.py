@@ -27,6 +27,7 @@ from directory.models import Lab
 from directory.partial_dates import PartialDate
 from news.models import NewsItem
 from people.models import Education, Person, PersonLink, RoleGroup
+from publications.citation_keys import keys_in_order
 from publications.models import (
     Authorship,
     Publication,
@@ -337,6 +338,16 @@ def generate(*, size: int, seed: int) -> Summary:
             publication_row(rng, number, year, venues[venue])
             for number, (year, venue, _) in enumerate(papers, start=1)
         ]
+        # The keys the site gives papers as they are saved, in the order they were added.
+        keys = keys_in_order(
+            (
+                (names[authors[0]], row["year"], row["title"])
+                for row, (_, _, authors) in zip(publications, papers, strict=True)
+            ),
+            taken=set(),
+        )
+        for row, key in zip(publications, keys, strict=True):
+            row["citation_key"] = key
         insert(Publication, publications)
         authorships = insert(
             Authorship,

@@ -48,6 +48,7 @@ from publications.bibtex_limits import (
     concatenated_parts,
     within_bounds,
 )
+from publications.citation_keys import refresh_citation_key
 from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
 from publications.services import match_member, member_name_index
@@ -777,6 +778,7 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         )
         for position, author in enumerate(item.authors, start=1)
     )
+    refresh_citation_key(publication.pk)  # bulk_create sends no signal to do it
     if entry.url:
         is_pdf = entry.url.lower().endswith(".pdf")
         PublicationLink.objects.create(

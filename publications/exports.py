@@ -1,13 +1,18 @@
 """Lists of publications in the formats reference managers read: BibTeX, RIS, CSL-JSON, CSV.
 
-Each function takes publications from `Publication.objects.published().for_listing()`, so the
-venue, authors and links are already fetched; its one query of its own finds the citation keys
-(publications/citation_keys.py). A publication without a year is written without one.
+Each function takes publications from `Publication.objects.published().for_export()` (or
+`for_listing()`, whose authorships are prefetched), so the venue, awards and links are already
+fetched; its one query of its own reads the authors' names, as plain strings: a year's export
+names ten thousand authors, and objects for them would take most of its time. Citation keys are
+stored on the rows (publications/citation_keys.py). A publication without a year is written
+without one.
 """
 
 import csv
 import io
 import json
+import re
+from collections import defaultdict
 from collections.abc import Iterable
 
 import bibtexparser
@@ -19,7 +24,7 @@ from bibtexparser.writer import BibtexFormat
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from publications.citation_keys import citation_keys
-from publications.models import Publication
+from publications.models import Authorship, Publication
 
 CONTENT_TYPES = {
     "bib": "application/x-bibtex; charset=utf-8",
@@ -86,12 +91,18 @@ CSV_COLUMNS = [
 # Accents become LaTeX (\'e) so classic BibTeX reads the file too; characters LaTeX has no
 # command for (Chinese, say) are kept as they are.
 LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+# Text that LaTeX reads as it is: ASCII without LaTeX's special characters. Most titles and
+# names are, and skipping the encoder for them halves the time of a large export.
+PLAIN_LATEX = re.compile(r"[ !'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
 
 
 def bibtex(publications: Iterable[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
     library = Library(
-        [_bibtex_entry(publication, key) for publication, key in _keyed(publications)]
+        [
+            _bibtex_entry(publication, key, authors)
+            for publication, key, authors in _keyed(publications)
+        ]
     )
     layout = BibtexFormat()
     layout.indent = "  "
@@ -104,20 +115,40 @@ def bibtex(publications: Iterable[Publication]) -> str:
     return bibtexparser.write_string(library, unparse_stack=writing, bibtex_format=layout)
 
 
-def _keyed(publications: Iterable[Publication]) -> list[tuple[Publication, str]]:
-    """Each publication with its citation key: one query finds them all."""
+def _keyed(publications: Iterable[Publication]) -> list[tuple[Publication, str, list[str]]]:
+    """Each publication with its citation key and its authors' names in order."""
     publications = list(publications)
     keys = citation_keys(publications)
-    return [(publication, keys[publication.pk]) for publication in publications]
+    names = author_names(publications)
+    return [
+        (publication, keys[publication.pk], names[publication.pk]) for publication in publications
+    ]
 
 
-def _bibtex_entry(publication: Publication, key: str) -> Entry:
+def author_names(publications: list[Publication]) -> dict[int, list[str]]:
+    """The authors' names of each publication, in order: from the prefetched authorships when
+    there are, else one query for them all that builds no Authorship object."""
+    names: dict[int, list[str]] = defaultdict(list)
+    if all("authorships" in getattr(p, "_prefetched_objects_cache", {}) for p in publications):
+        for publication in publications:
+            names[publication.pk] = [author.name for author in publication.authorships.all()]
+        return names
+    rows = (
+        Authorship.objects.filter(publication__in=[p.pk for p in publications])
+        .order_by("publication", "position")
+        .values_list("publication", "name")
+    )
+    for publication, name in rows:
+        names[publication].append(name)
+    return names
+
+
+def _bibtex_entry(publication: Publication, key: str, authors: list[str]) -> Entry:
     venue = publication.venue
     entry_type = BIBTEX_TYPES[publication.type] if venue else "misc"
     fields = []
-    authors = [_bibtex_name(authorship.name) for authorship in publication.authorships.all()]
     if authors:
-        fields.append(Field("author", " and ".join(authors)))
+        fields.append(Field("author", " and ".join(map(_bibtex_name, authors))))
     # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
     fields.append(Field("title", "{" + _latex(publication.title) + "}"))
     if venue:
@@ -143,7 +174,10 @@ def _bibtex_name(name: str) -> str:
 
 
 def _latex(text: str) -> str:
-    return LATEX_ENCODER.unicode_to_latex(" ".join(text.split()))
+    text = " ".join(text.split())
+    if PLAIN_LATEX.fullmatch(text):
+        return text
+    return LATEX_ENCODER.unicode_to_latex(text)
 
 
 def _verbatim(text: str) -> str:
@@ -168,10 +202,10 @@ def _note(publication: Publication) -> str:
 def ris(publications: Iterable[Publication], *, base_url: str) -> str:
     """An RIS file, the format EndNote, Zotero and Mendeley all import."""
     lines = []
-    for publication, key in _keyed(publications):
+    for publication, key, authors in _keyed(publications):
         tags = [("TY", RIS_TYPES[publication.type]), ("ID", key)]
         tags.append(("TI", publication.title))
-        tags += [("AU", _family_first(a.name)) for a in publication.authorships.all()]
+        tags += [("AU", _family_first(name)) for name in authors]
         if publication.year:
             tags.append(("PY", str(publication.year)))
         if publication.venue:
@@ -196,12 +230,12 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
 def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
     """CSL-JSON, what citeproc, Pandoc and Zotero read."""
     items = []
-    for publication, key in _keyed(publications):
+    for publication, key, authors in _keyed(publications):
         item: dict[str, object] = {
             "id": key,
             "type": CSL_TYPES[publication.type],
             "title": publication.title,
-            "author": [_csl_name(a.name) for a in publication.authorships.all()],
+            "author": [_csl_name(name) for name in authors],
         }
         if publication.year:
             item["issued"] = {"date-parts": [[publication.year]]}
@@ -226,12 +260,12 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
     output = io.StringIO()
     writer = csv.writer(output)
     writer.writerow(CSV_COLUMNS)
-    for publication, key in _keyed(publications):
+    for publication, key, authors in _keyed(publications):
         venue = publication.venue
         row = [
             key,
             publication.title,
-            "; ".join(a.name for a in publication.authorships.all()),
+            "; ".join(authors),
             publication.year or "",
             venue.short_name if venue else "",
             venue.full_name if venue else "",

@@ -13,6 +13,7 @@ from people.models import Person
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
 # (migration 0002), so the index serves the search.
 TITLE_SEARCH_VECTOR = SearchVector("title", config="english")
+CITATION_KEY_MAX_LENGTH = 100
 
 
 class VenueQuerySet(models.QuerySet):
@@ -100,6 +101,11 @@ class PublicationQuerySet(PublishableQuerySet):
             .order_by("-shared", "name")
         )
 
+    def for_export(self):
+        """What an export writes: venue, awards and links. The authors' names are read apart as
+        plain strings (publications/exports.py): a year's export names thousands of them."""
+        return self.select_related("venue").prefetch_related("awards", "links")
+
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""
         return self.select_related("venue").prefetch_related(
@@ -156,6 +162,16 @@ class Publication(PublicPage):
         max_length=200,
         blank=True,
         help_text='Without "https://doi.org/", e.g. "10.1145/3544216.3544265".',
+    )
+
+    citation_key = models.CharField(
+        max_length=CITATION_KEY_MAX_LENGTH,
+        unique=True,
+        null=True,
+        blank=True,
+        editable=False,
+        help_text='What citations call it, e.g. "zhu2023klotski"; set from the first author, '
+        "year and title (publications/citation_keys.py).",
     )
 
     objects = PublicationQuerySet.as_manager()

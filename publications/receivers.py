@@ -1,11 +1,13 @@
 """What publications do when rows of the apps below them change."""
 
 from django.db.models import Q
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from directory.history import object_recovered
 from people.models import Person
-from publications.models import Authorship
+from publications.citation_keys import refresh_citation_key
+from publications.models import Authorship, Publication
 from publications.services import link_authors_to_members
 
 
@@ -16,3 +18,16 @@ def relink_recovered_person(sender, instance: Person, **kwargs) -> None:
     for name in [instance.name, *instance.alias_list]:
         names |= Q(name__iexact=name)
     link_authors_to_members(Authorship.objects.filter(names, person=None))
+
+
+@receiver(post_save, sender=Publication)
+def key_saved_publication(sender, instance: Publication, **kwargs) -> None:
+    """Its title or year may have changed its citation key (a fixture's rows too)."""
+    refresh_citation_key(instance.pk)
+
+
+@receiver(post_save, sender=Authorship)
+@receiver(post_delete, sender=Authorship)
+def key_publication_of_author(sender, instance: Authorship, **kwargs) -> None:
+    """A new, moved or removed author may be the first one, whose name the key begins with."""
+    refresh_citation_key(instance.publication_id)

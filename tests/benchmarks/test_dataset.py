@@ -65,3 +65,16 @@ def test_no_author_is_on_more_than_a_few_percent_of_the_papers():
     papers_by_name = Counter(Authorship.objects.values_list("name", flat=True))
     (_, most), *_ = papers_by_name.most_common(1)
     assert 0.02 * 2000 < most < 0.07 * 2000
+
+
+def test_every_paper_has_the_citation_key_the_site_would_give_it():
+    dataset.generate(size=200, seed=1)
+
+    keys = list(Publication.objects.values_list("citation_key", flat=True))
+    assert None not in keys and len(set(keys)) == len(keys)
+    paper = Publication.objects.order_by("pk").last()
+    before = paper.citation_key
+    Publication.objects.filter(pk=paper.pk).update(citation_key=None)
+    paper.save()  # what the site does when it is saved: the same key
+    paper.refresh_from_db()
+    assert paper.citation_key == before

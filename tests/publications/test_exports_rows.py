@@ -26,9 +26,10 @@ FORMATS = ["bib", "ris", "json", "csv"]
 @pytest.mark.parametrize("format", FORMATS)
 @pytest.mark.parametrize("rows", [5, 200])
 def test_an_export_runs_a_fixed_number_of_queries(client, rows, format):
-    """No query per publication, author, award or link, and one for all the citation keys.
+    """No query per publication, author, award or link; the citation keys are on the rows.
 
-    venue choices, member choices, rows, authorships+people, awards, links, citation keys.
+    venue choices, member choices, the count (checked against the cap before any row is read),
+    rows, authors' names, awards, links.
     """
     make_publication_rows(rows, with_links=True)
     member = Person.objects.first()
