@@ -4,6 +4,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
 from directory.pagination import paginate
+from directory.site_cache import cached
 from publications import exports
 from publications.filters import PublicationFilter, active_filters, facets, filters_query
 from publications.models import Publication
@@ -24,7 +25,12 @@ def index(request):
         {
             "filterset": filterset,
             "page": page,
-            "facets": facets(filterset),
+            # Shared by every page of the same filters, until the next change.
+            "facets": cached(
+                "publication-facets",
+                sorted(filterset.form.cleaned_data.items()),
+                lambda: facets(filterset),
+            ),
             "active_filters": active_filters(filterset),
             "ignored": filterset.ignored_values(),
             "filters_query": filters_query(filterset),
