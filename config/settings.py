@@ -210,7 +210,8 @@ CACHES = {
         ).hexdigest()[:10],
     )
 }
-# SITE_CACHE=0 renders every page every time, and sends no ETag (for measuring, debugging).
+# SITE_CACHE=0 renders every page every time, and sends no ETag (for measuring, debugging);
+# the aggregates pages share (facet counts, co-authors) stay cached per stamp.
 SITE_CACHE = env_bool("SITE_CACHE", default=True)
 # Seconds a page stays cached; a save makes it unreachable long before.
 SITE_CACHE_TIMEOUT = env_int("SITE_CACHE_TIMEOUT", 24 * 3600)

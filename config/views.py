@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
+from directory.site_cache import cached
 from news.models import NewsItem
 from people.models import Person
 from publications import exports
@@ -50,8 +51,12 @@ def profile(request, slug):
         {
             "person": person,
             "publications": publications.for_listing()[:PROFILE_PUBLICATIONS],
-            "publication_count": publications.count(),
-            "coauthors": publications.coauthors_of(person),
+            # Aggregates over every paper of the person (thousands for a prolific member of a
+            # department), kept until the next change.
+            "publication_count": cached("publication-count", person.pk, publications.count),
+            "coauthors": cached(
+                "coauthors", person.pk, lambda: list(publications.coauthors_of(person))
+            ),
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
         },
     )

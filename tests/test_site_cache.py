@@ -204,13 +204,32 @@ def test_without_the_site_cache_every_page_is_rendered_and_unvalidated(client, s
     assert "ETag" not in response and site_cache.CACHE_HEADER not in response
 
 
-def test_facet_counts_are_shared_by_every_page_of_the_same_filters(client, site):
+def test_counts_and_facets_are_shared_by_every_page_of_the_same_filters(client, site):
     """A second page of the same filters (here the same filters asked with an extra parameter,
-    which the list ignores) is a new page but reuses the three facet counts."""
+    which the list ignores) is a new page but reuses the count and the three facet counts."""
     with CaptureQueriesContext(connection) as first:
         client.get("/publications/?venue=NSDI")
     with CaptureQueriesContext(connection) as second:
         response = client.get("/publications/?venue=NSDI&utm_source=feed")
     assert response[site_cache.CACHE_HEADER] == "miss"
-    assert len(first) - len(second) == 3
+    assert len(first) - len(second) == 4
     assert response.context["facets"]["venue"][0].count == 1
+    assert response.context["page"].paginator.count == 1
+
+
+def test_a_profiles_count_and_co_authors_are_kept_until_the_next_change(client, site):
+    colleague = make_person(name="Bo Zhao", slug="bo-zhao")
+    make_publication(title="Ring", authors=[site, colleague])
+    with CaptureQueriesContext(connection) as first:
+        client.get("/people/hang-zhu/")
+    with CaptureQueriesContext(connection) as second:
+        response = client.get("/people/hang-zhu/?from=search")
+    assert len(first) - len(second) == 2
+    assert response.context["publication_count"] == 2
+    assert [(person.name, person.shared) for person in response.context["coauthors"]] == [
+        ("Bo Zhao", 1)
+    ]
+    make_publication(title="Ring Two", authors=[colleague, site])
+    response = client.get("/people/hang-zhu/?from=search")
+    assert response.context["publication_count"] == 3
+    assert response.context["coauthors"][0].shared == 2
