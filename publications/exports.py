@@ -14,6 +14,8 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 
 import bibtexparser
 from bibtexparser import middlewares
@@ -24,7 +26,7 @@ from bibtexparser.writer import BibtexFormat
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from publications.citation_keys import citation_keys
-from publications.models import Authorship, Publication
+from publications.models import Publication, PublicationLink
 
 CONTENT_TYPES = {
     "bib": "application/x-bibtex; charset=utf-8",
@@ -98,12 +100,7 @@ PLAIN_LATEX = re.compile(r"[ !'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
 
 def bibtex(publications: Iterable[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
-    library = Library(
-        [
-            _bibtex_entry(publication, key, authors)
-            for publication, key, authors in _keyed(publications)
-        ]
-    )
+    library = Library([_bibtex_entry(row) for row in _rows(publications)])
     layout = BibtexFormat()
     layout.indent = "  "
     layout.block_separator = "\n"
@@ -115,35 +112,65 @@ def bibtex(publications: Iterable[Publication]) -> str:
     return bibtexparser.write_string(library, unparse_stack=writing, bibtex_format=layout)
 
 
-def _keyed(publications: Iterable[Publication]) -> list[tuple[Publication, str, list[str]]]:
-    """Each publication with its citation key and its authors' names in order."""
+@dataclass(frozen=True)
+class Row:
+    """A publication with what an export writes of its related rows, as plain strings."""
+
+    publication: Publication
+    key: str
+    authors: list[str]
+    pdf_url: str
+    awards: list[str]
+
+
+def _rows(publications: Iterable[Publication]) -> list[Row]:
+    """Each publication with its citation key, authors' names in order, first PDF link and
+    award names: three queries in all, or none when they are prefetched (a page's "Cite")."""
     publications = list(publications)
     keys = citation_keys(publications)
-    names = author_names(publications)
+    authors = _values_by_publication(publications, "authorships", "name")
+    pdfs = _values_by_publication(publications, "links", "url", kind=PublicationLink.Kind.PDF)
+    awards = _values_by_publication(publications, "awards", "name")
     return [
-        (publication, keys[publication.pk], names[publication.pk]) for publication in publications
+        Row(
+            publication=publication,
+            key=keys[publication.pk],
+            authors=authors[publication.pk],
+            pdf_url=next(iter(pdfs[publication.pk]), ""),
+            awards=awards[publication.pk],
+        )
+        for publication in publications
     ]
 
 
-def author_names(publications: list[Publication]) -> dict[int, list[str]]:
-    """The authors' names of each publication, in order: from the prefetched authorships when
-    there are, else one query for them all that builds no Authorship object."""
-    names: dict[int, list[str]] = defaultdict(list)
-    if all("authorships" in getattr(p, "_prefetched_objects_cache", {}) for p in publications):
+def _values_by_publication(
+    publications: list[Publication], related_name: str, field: str, **filters: object
+) -> dict[int, list[str]]:
+    """One field of a publication part (authorships, links, awards), by publication, in the
+    parts' order. Reads the prefetched parts when every publication has them; else one query
+    that builds no model object: a year's export has ten thousand authors."""
+    values: dict[int, list[str]] = defaultdict(list)
+    if all(related_name in getattr(p, "_prefetched_objects_cache", {}) for p in publications):
         for publication in publications:
-            names[publication.pk] = [author.name for author in publication.authorships.all()]
-        return names
+            values[publication.pk] = [
+                getattr(part, field)
+                for part in getattr(publication, related_name).all()
+                if all(getattr(part, name) == value for name, value in filters.items())
+            ]
+        return values
+    model = Publication._meta.get_field(related_name).related_model
     rows = (
-        Authorship.objects.filter(publication__in=[p.pk for p in publications])
+        model._default_manager.filter(publication__in=[p.pk for p in publications], **filters)
         .order_by("publication", "position")
-        .values_list("publication", "name")
+        .values_list("publication", field)
     )
-    for publication, name in rows:
-        names[publication].append(name)
-    return names
+    for publication, value in rows:
+        values[publication].append(value)
+    return values
 
 
-def _bibtex_entry(publication: Publication, key: str, authors: list[str]) -> Entry:
+def _bibtex_entry(row: Row) -> Entry:
+    publication, authors = row.publication, row.authors
     venue = publication.venue
     entry_type = BIBTEX_TYPES[publication.type] if venue else "misc"
     fields = []
@@ -157,11 +184,11 @@ def _bibtex_entry(publication: Publication, key: str, authors: list[str]) -> Ent
         fields.append(Field("year", str(publication.year)))
     if publication.doi:
         fields.append(Field("doi", _verbatim(publication.doi)))
-    if pdf := publication.pdf_url:
+    if pdf := row.pdf_url:
         fields.append(Field("url", _verbatim(pdf)))
     if note := _note(publication):
         fields.append(Field("note", _latex(note)))
-    return Entry(entry_type, key, fields)
+    return Entry(entry_type, row.key, fields)
 
 
 def _bibtex_name(name: str) -> str:
@@ -177,6 +204,12 @@ def _latex(text: str) -> str:
     text = " ".join(text.split())
     if PLAIN_LATEX.fullmatch(text):
         return text
+    return _encoded(text)
+
+
+@lru_cache(maxsize=8192)
+def _encoded(text: str) -> str:
+    """pylatexenc's encoding, remembered: an export repeats the same names hundreds of times."""
     return LATEX_ENCODER.unicode_to_latex(text)
 
 
@@ -202,10 +235,11 @@ def _note(publication: Publication) -> str:
 def ris(publications: Iterable[Publication], *, base_url: str) -> str:
     """An RIS file, the format EndNote, Zotero and Mendeley all import."""
     lines = []
-    for publication, key, authors in _keyed(publications):
-        tags = [("TY", RIS_TYPES[publication.type]), ("ID", key)]
+    for row in _rows(publications):
+        publication = row.publication
+        tags = [("TY", RIS_TYPES[publication.type]), ("ID", row.key)]
         tags.append(("TI", publication.title))
-        tags += [("AU", _family_first(name)) for name in authors]
+        tags += [("AU", _family_first(name)) for name in row.authors]
         if publication.year:
             tags.append(("PY", str(publication.year)))
         if publication.venue:
@@ -214,7 +248,7 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.doi:
             tags.append(("DO", publication.doi))
         tags.append(("UR", base_url + publication.get_absolute_url()))
-        if pdf := publication.pdf_url:
+        if pdf := row.pdf_url:
             tags.append(("L1", pdf))
         if publication.abstract:
             tags.append(("AB", publication.abstract))
@@ -230,12 +264,13 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
 def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
     """CSL-JSON, what citeproc, Pandoc and Zotero read."""
     items = []
-    for publication, key, authors in _keyed(publications):
+    for row in _rows(publications):
+        publication = row.publication
         item: dict[str, object] = {
-            "id": key,
+            "id": row.key,
             "type": CSL_TYPES[publication.type],
             "title": publication.title,
-            "author": [_csl_name(name) for name in authors],
+            "author": [_csl_name(name) for name in row.authors],
         }
         if publication.year:
             item["issued"] = {"date-parts": [[publication.year]]}
@@ -260,12 +295,12 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
     output = io.StringIO()
     writer = csv.writer(output)
     writer.writerow(CSV_COLUMNS)
-    for publication, key, authors in _keyed(publications):
-        venue = publication.venue
-        row = [
-            key,
+    for row in _rows(publications):
+        publication, venue = row.publication, row.publication.venue
+        cells = [
+            row.key,
             publication.title,
-            "; ".join(authors),
+            "; ".join(row.authors),
             publication.year or "",
             venue.short_name if venue else "",
             venue.full_name if venue else "",
@@ -273,10 +308,10 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
             publication.get_status_display(),
             publication.doi,
             base_url + publication.get_absolute_url(),
-            publication.pdf_url,
-            "; ".join(award.name for award in publication.awards.all()),
+            row.pdf_url,
+            "; ".join(row.awards),
         ]
-        writer.writerow([_spreadsheet_safe(str(value)) for value in row])
+        writer.writerow([_spreadsheet_safe(str(value)) for value in cells])
     return output.getvalue()
 
 

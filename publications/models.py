@@ -102,9 +102,9 @@ class PublicationQuerySet(PublishableQuerySet):
         )
 
     def for_export(self):
-        """What an export writes: venue, awards and links. The authors' names are read apart as
-        plain strings (publications/exports.py): a year's export names thousands of them."""
-        return self.select_related("venue").prefetch_related("awards", "links")
+        """What an export writes of the row itself; authors, links and awards are read apart as
+        plain strings (publications/exports.py): a year's export names thousands of authors."""
+        return self.select_related("venue")
 
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""

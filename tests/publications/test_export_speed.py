@@ -3,11 +3,12 @@ LaTeX encoder for plain ASCII text, and the same file either way."""
 
 import pytest
 from django.db import connection
+from django.db.models.signals import pre_init
 from django.test.utils import CaptureQueriesContext
 
 from publications import exports, views
 from publications.exports import LATEX_ENCODER, PLAIN_LATEX
-from publications.models import Publication
+from publications.models import Publication, PublicationAward, PublicationLink, Venue
 from tests.factories import make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -34,21 +35,26 @@ def test_an_export_over_the_cap_is_refused_after_a_count_without_reading_rows(cl
     assert not any("publications_authorship" in query["sql"] for query in queries)
 
 
-def test_authors_are_read_as_names_without_authorship_or_person_objects(monkeypatch):
+def test_authors_links_and_awards_are_read_as_strings_without_model_objects():
     venue = make_venue(short_name="NSDI")
     paper = make_publication(title="Klotski", venue=venue, authors=["Hang Zhu", "José García"])
+    PublicationLink.objects.create(publication=paper, position=1, url="https://example.org/k.pdf")
+    PublicationAward.objects.create(publication=paper, position=1, name="Best Paper")
     built = []
-    real_init = exports.Authorship.__init__
 
-    def spy(self, *args, **kwargs):
-        built.append(self)
-        real_init(self, *args, **kwargs)
+    def count(sender, **kwargs):
+        built.append(sender)
 
-    monkeypatch.setattr(exports.Authorship, "__init__", spy)
-    text = exports.bibtex(Publication.objects.published().for_export())
-    assert built == []
+    pre_init.connect(count)
+    try:
+        text = exports.bibtex(Publication.objects.published().for_export())
+        table = exports.csv_table(Publication.objects.published().for_export(), base_url="")
+    finally:
+        pre_init.disconnect(count)
+    assert set(built) == {Publication, Venue}
     assert "author = {Hang Zhu and Jos\\'e Garc{\\'\\i}a}" in text
-    # The page's "Cite" block passes a paper with its authorships prefetched: the same entry.
-    monkeypatch.undo()
+    assert "url = {https://example.org/k.pdf}" in text
+    assert "Best Paper" in table
+    # The page's "Cite" block passes a paper with its parts prefetched: the same entry.
     listed = Publication.objects.for_listing().get(pk=paper.pk)
     assert exports.bibtex([listed]) == text
