@@ -233,3 +233,17 @@ def test_a_profiles_count_and_co_authors_are_kept_until_the_next_change(client, 
     response = client.get("/people/hang-zhu/?from=search")
     assert response.context["publication_count"] == 3
     assert response.context["coauthors"][0].shared == 2
+
+
+def test_a_papers_related_list_is_kept_until_the_next_change(client, site):
+    make_publication(title="Ring", year=2024, authors=["Ann Lee", site])
+    with CaptureQueriesContext(connection) as first:
+        client.get("/publications/klotski/")
+    with CaptureQueriesContext(connection) as second:
+        response = client.get("/publications/klotski/?from=search")
+    # The related papers and their authors, awards and links.
+    assert len(first) - len(second) == 4
+    (related,) = response.context["related"]
+    assert related.title == "Ring"
+    assert [author.name for author in related.authorships.all()] == ["Ann Lee", "Hang Zhu"]
+    assert "Ring" in response.content.decode()
