@@ -24,7 +24,7 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 from urllib.parse import urlencode
 
 from django.apps import apps
@@ -100,7 +100,7 @@ def cached(name: str, parts: object, compute: Callable[[], T]) -> T:
         return compute()
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()
     key = f"{name}:{release()}:{current_stamp()}:{digest}"
-    return cache.get_or_set(key, compute, settings.SITE_CACHE_TIMEOUT)
+    return cast(T, cache.get_or_set(key, compute, settings.SITE_CACHE_TIMEOUT))
 
 
 @functools.cache
@@ -112,7 +112,8 @@ def release() -> str:
         return settings.SITE_RELEASE
     base = Path(settings.BASE_DIR)
     roots = {Path(config.path) for config in apps.get_app_configs()}
-    roots |= {Path(folder) for template in settings.TEMPLATES for folder in template["DIRS"]}
+    templates: list[dict] = settings.TEMPLATES
+    roots |= {Path(folder) for template in templates for folder in template["DIRS"]}
     roots |= {Path(folder) for folder in settings.STATICFILES_DIRS}
     digest = hashlib.sha256()
     for root in sorted(root for root in roots if root.is_relative_to(base)):

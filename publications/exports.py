@@ -23,6 +23,7 @@ from bibtexparser.library import Library
 from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
 from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
+from django.db.models import Model
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from publications.citation_keys import citation_keys
@@ -159,6 +160,7 @@ def _values_by_publication(
             ]
         return values
     model = Publication._meta.get_field(related_name).related_model
+    assert isinstance(model, type) and issubclass(model, Model)  # never a lazy name once loaded
     rows = (
         model._default_manager.filter(publication__in=[p.pk for p in publications], **filters)
         .order_by("publication", "position")
