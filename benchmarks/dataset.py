@@ -35,6 +35,7 @@ from publications.models import (
     PublicationLink,
     Venue,
 )
+from publications.search import search_text_of
 
 FIRST_YEAR, LAST_YEAR = 1995, 2026
 AUTHOR_POOL = 500
@@ -346,8 +347,11 @@ def generate(*, size: int, seed: int) -> Summary:
             ),
             taken=set(),
         )
-        for row, key in zip(publications, keys, strict=True):
+        for row, key, (_, _, authors) in zip(publications, keys, papers, strict=True):
             row["citation_key"] = key
+            row["search_text"] = search_text_of(
+                title=row["title"], authors=[names[index] for index in authors]
+            )
         insert(Publication, publications)
         authorships = insert(
             Authorship,

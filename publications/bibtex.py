@@ -51,6 +51,7 @@ from publications.bibtex_limits import (
 from publications.citation_keys import refresh_citation_key
 from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
+from publications.search import refresh_search_text
 from publications.services import match_member, member_name_index
 
 # Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
@@ -778,7 +779,9 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         )
         for position, author in enumerate(item.authors, start=1)
     )
-    refresh_citation_key(publication.pk)  # bulk_create sends no signal to do it
+    # bulk_create sends no signal to do these
+    refresh_citation_key(publication.pk)
+    refresh_search_text(publication.pk)
     if entry.url:
         is_pdf = entry.url.lower().endswith(".pdf")
         PublicationLink.objects.create(

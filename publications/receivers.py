@@ -8,6 +8,7 @@ from directory.history import object_recovered
 from people.models import Person
 from publications.citation_keys import refresh_citation_key
 from publications.models import Authorship, Publication
+from publications.search import refresh_search_text
 from publications.services import link_authors_to_members
 
 
@@ -21,13 +22,17 @@ def relink_recovered_person(sender, instance: Person, **kwargs) -> None:
 
 
 @receiver(post_save, sender=Publication)
-def key_saved_publication(sender, instance: Publication, **kwargs) -> None:
-    """Its title or year may have changed its citation key (a fixture's rows too)."""
+def refresh_saved_publication(sender, instance: Publication, **kwargs) -> None:
+    """Its title or year may have changed its citation key and search text (a fixture's
+    rows too)."""
     refresh_citation_key(instance.pk)
+    refresh_search_text(instance.pk)
 
 
 @receiver(post_save, sender=Authorship)
 @receiver(post_delete, sender=Authorship)
-def key_publication_of_author(sender, instance: Authorship, **kwargs) -> None:
-    """A new, moved or removed author may be the first one, whose name the key begins with."""
+def refresh_publication_of_author(sender, instance: Authorship, **kwargs) -> None:
+    """A new, moved or removed author changes the search text, and may be the first author,
+    whose name the citation key begins with."""
     refresh_citation_key(instance.publication_id)
+    refresh_search_text(instance.publication_id)

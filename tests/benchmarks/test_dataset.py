@@ -78,3 +78,15 @@ def test_every_paper_has_the_citation_key_the_site_would_give_it():
     paper.save()  # what the site does when it is saved: the same key
     paper.refresh_from_db()
     assert paper.citation_key == before
+
+
+def test_every_paper_has_the_search_text_the_site_would_give_it():
+    dataset.generate(size=50, seed=1)
+
+    paper = Publication.objects.order_by("pk").first()
+    before = paper.search_text
+    assert before.startswith(paper.title + "\n")
+    Publication.objects.filter(pk=paper.pk).update(search_text="")
+    paper.save()
+    paper.refresh_from_db()
+    assert paper.search_text == before
