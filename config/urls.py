@@ -25,6 +25,7 @@ def with_composed_detail(app_urls, view):
 urlpatterns = [
     path("", views.home, name="home"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("search/", views.search, name="search"),
     path("robots.txt", views.robots_txt, name="robots-txt"),
     path("healthz", views.healthz, name="healthz"),
     path("people/", with_composed_detail(people_urls, views.profile)),

@@ -1,7 +1,15 @@
-"""What every public list's filters share: plain messages for values that were ignored."""
+"""What every public list's filters share: one reading of repeated and odd values, and plain
+messages for the values that were ignored.
+
+A parameter given twice either combines (venues, types, years, members, search words) or, for a
+filter that takes one value, is refused with a notice, so the page never shows a chip for a
+value the results ignore. Choices are matched without regard to case everywhere.
+"""
 
 import django_filters
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+from django_filters import fields as filter_fields
 
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 
@@ -9,8 +17,19 @@ MAX_SEARCH_LENGTH = 200
 MAX_SEARCH_WORDS = 12
 
 
+class CombinedSearchInput(forms.SearchInput):
+    """`?q=cache&q=zhu` searches for both words, as if typed in one box."""
+
+    def value_from_datadict(self, data, files, name):
+        if hasattr(data, "getlist"):
+            values = [value for value in data.getlist(name) if value.strip()]
+            return " ".join(values) if values else data.get(name)
+        return super().value_from_datadict(data, files, name)
+
+
 class SearchField(forms.CharField):
-    widget = forms.SearchInput
+    widget = CombinedSearchInput
+    combines_repeated_values = True
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", MAX_SEARCH_LENGTH)
@@ -25,6 +44,37 @@ class SearchField(forms.CharField):
 
 class SearchFilter(django_filters.CharFilter):
     field_class = SearchField
+
+
+def canonical_choice(choices, value):
+    """The choice `value` names whatever its case ("nsdi" → "NSDI"); `value` itself when none."""
+    wanted = str(value).lower()
+    for key, _label in choices:
+        if str(key).lower() == wanted:
+            return key
+    return value
+
+
+class CaseInsensitiveChoiceField(filter_fields.ChoiceField):
+    def to_python(self, value):
+        value = super().to_python(value)
+        return canonical_choice(self.choices, value) if value else value
+
+
+class CaseInsensitiveMultipleChoiceField(filter_fields.MultipleChoiceField):
+    """Accepts "nsdi" for the choice "NSDI" and hands on the canonical spelling, once."""
+
+    def to_python(self, value):
+        chosen = [canonical_choice(self.choices, item) for item in super().to_python(value)]
+        return list(dict.fromkeys(chosen))
+
+
+class ChoiceFilter(django_filters.ChoiceFilter):
+    field_class = CaseInsensitiveChoiceField
+
+
+class MultipleChoiceFilter(django_filters.MultipleChoiceFilter):
+    field_class = CaseInsensitiveMultipleChoiceField
 
 
 class YearField(forms.IntegerField):
@@ -56,11 +106,43 @@ class OptionCheckbox(forms.CheckboxInput):
         return data.get(name)
 
 
+def takes_one_value(field: forms.Field) -> bool:
+    return not (
+        isinstance(field, forms.MultipleChoiceField)
+        or getattr(field, "combines_repeated_values", False)
+    )
+
+
+class FilterForm(forms.Form):
+    """Refuses a one-value filter given several different values: a widget would silently read
+    the last one while the page showed them all."""
+
+    def clean(self):
+        cleaned = super().clean()
+        for name, field in self.fields.items():
+            if (
+                name in self.errors
+                or not takes_one_value(field)
+                or not hasattr(self.data, "getlist")
+            ):
+                continue
+            values = {value for value in self.data.getlist(name) if value != ""}
+            if len(values) > 1:
+                self.add_error(name, "It takes one value, and was given several.")
+        return cleaned
+
+
 class FilterSet(django_filters.FilterSet):
     """Invalid values are left out of the filtering and reported, never a server error.
 
     Templates render each control from the form, so its label and bounds are the filter's.
     """
+
+    def get_form_class(self):
+        form_class = super().get_form_class()
+        if issubclass(form_class, FilterForm):
+            return form_class
+        return type(form_class.__name__, (FilterForm, form_class), {})
 
     @property
     def form(self):
@@ -69,13 +151,22 @@ class FilterSet(django_filters.FilterSet):
         return form
 
     def ignored_values(self) -> list[str]:
+        """One sentence per parameter that was ignored, the same words on every page, feed and
+        export that reads these filters."""
         self.form.is_valid()
         messages = []
         for name, errors in self.form.errors.items():
+            if name == NON_FIELD_ERRORS:
+                continue
             label = self.filters[name].label if name in self.filters else name
             shown = ", ".join(f"“{shorten(value)}”" for value in self.data.getlist(name))
             messages.append(f"{label} {shown} was ignored: {' '.join(errors)}")
         return messages
+
+    def notices(self) -> list[str]:
+        """What the page tells the visitor about how it read the filters: values ignored, and
+        values it corrected (a list may add its own corrections)."""
+        return self.ignored_values()
 
 
 def shorten(value: str, length: int = 40) -> str:

@@ -88,11 +88,22 @@ class LabQuerySet(models.QuerySet):
 class Lab(models.Model):
     """What the site says about the lab itself: one row, edited by staff."""
 
+    # What a new site is called until staff name it; staff are told while it is.
+    DEFAULT_NAME = "Lab Directory"
+
     name = models.CharField(
-        max_length=200, default="Lab Directory", help_text="Shown in every page's header and title."
+        max_length=200, default=DEFAULT_NAME, help_text="Shown in every page's header and title."
     )
     tagline = models.CharField(
         max_length=300, blank=True, help_text="One line under the name on the home page."
+    )
+    institution = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text=(
+            'Where the lab is, e.g. "School of Computer Science, Example University". '
+            "Shown on the home page and in every page's footer."
+        ),
     )
     about = models.TextField(blank=True, help_text="The home page's introduction. Markdown.")
 
@@ -110,3 +121,7 @@ class Lab(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def has_default_name(self) -> bool:
+        return self.name == self.DEFAULT_NAME

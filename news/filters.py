@@ -1,20 +1,27 @@
-import django_filters
 from django import forms
 
-from directory.filters import FilterSet, YearFilter
+from directory.filters import ChoiceFilter, FilterSet, SearchFilter, YearFilter
+from directory.text import word_start
 from news.models import NewsItem
 from people.models import Person
 
 
+def search_news(queryset, name, value):
+    """Every word must start a word of the title or the text, as in the site search."""
+    for word in value.split():
+        queryset = queryset.filter(word_start("title", word) | word_start("body", word))
+    return queryset
+
+
 class NewsFilter(FilterSet):
     year = YearFilter(method="filter_year", label="Year")
-    person = django_filters.ChoiceFilter(
-        field_name="people__slug", label="Person", empty_label="Anyone"
-    )
+    person = ChoiceFilter(field_name="people__slug", label="Person", empty_label="Anyone")
+
+    q = SearchFilter(method=search_news, label="Words")
 
     class Meta:
         model = NewsItem
-        fields = ["year", "person"]
+        fields = ["q", "year", "person"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -16,6 +16,17 @@ class NewsItemQuerySet(PublishableQuerySet):
             models.Prefetch("people", queryset=Person.objects.published().only("name", "slug"))
         )
 
+    def with_publications(self):
+        """Each item's published papers as `listed_publications`: a one-line item links its
+        papers, having no page of its own to show them. One query for all items."""
+        return self.prefetch_related(
+            models.Prefetch(
+                "publications",
+                queryset=Publication.objects.published().only("title", "slug"),
+                to_attr="listed_publications",
+            )
+        )
+
     def about(self, person):
         """The items that name `person` among the people they are about."""
         return self.filter(people=person)
@@ -50,7 +61,16 @@ class NewsItem(PublicPage):
     )
     date = PartialDateField(help_text='As precise as known: "2026", "May 2026" or "25 Jul 2026".')
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.NEWS)
-    body = models.TextField(blank=True, help_text="Markdown.")
+    body = models.TextField(
+        blank=True,
+        help_text="Markdown. Leave empty for a one-line item: it is listed without a page.",
+    )
+    link = models.URLField(
+        "external link",
+        max_length=500,
+        blank=True,
+        help_text="Where the full story lives, e.g. a blog post on another site: the title links there.",
+    )
     people = models.ManyToManyField(
         Person, blank=True, related_name="news_items", help_text="The members this item is about."
     )
@@ -71,3 +91,15 @@ class NewsItem(PublicPage):
 
     def __str__(self):
         return self.title
+
+    @property
+    def has_page(self) -> bool:
+        """A one-line item (no body) is listed without a link to a page of its own."""
+        return bool(self.body.strip())
+
+    @property
+    def href(self) -> str:
+        """Where the item's title leads: its page, the story elsewhere, or nowhere."""
+        if self.has_page:
+            return self.get_absolute_url()
+        return self.link

@@ -3,19 +3,21 @@ from django.shortcuts import get_object_or_404, render
 from directory.pagination import paginate
 from news.filters import NewsFilter
 from news.models import NewsItem
+from publications import exports
 
 PER_PAGE = 20
 
 
 def index(request):
-    filterset = NewsFilter(request.GET, queryset=NewsItem.objects.published().for_listing())
+    news = NewsItem.objects.published().for_listing().with_publications()
+    filterset = NewsFilter(request.GET, queryset=news)
     return render(
         request,
         "news/news_list.html",
         {
             "filterset": filterset,
             "page": paginate(request, filterset.qs, per_page=PER_PAGE),
-            "ignored": filterset.ignored_values(),
+            "ignored": filterset.notices(),
         },
     )
 
@@ -23,8 +25,5 @@ def index(request):
 def detail(request, slug):
     queryset = NewsItem.objects.visible_to(request.user).for_listing()
     item = get_object_or_404(queryset, slug=slug)
-    return render(
-        request,
-        "news/news_detail.html",
-        {"item": item, "publications": item.publications.published().for_listing()},
-    )
+    publications = exports.with_citations(item.publications.published().for_listing())
+    return render(request, "news/news_detail.html", {"item": item, "publications": publications})

@@ -1,25 +1,22 @@
-import django_filters
-from django.db.models import Q
-
-from directory.filters import FilterSet, SearchFilter
+from directory.filters import ChoiceFilter, FilterSet, SearchFilter
+from directory.text import NAME_BREAKS, word_start
 from people.models import Person, RoleGroup
 
 
 def search_people(queryset, name, value):
-    """Every word must appear in the name, an alias or a research interest."""
+    """Every word must start a word of the name, an alias or a research interest: "Hang" finds
+    Hang Zhu, not the "hang" inside "Zhang"."""
     for word in value.split():
         queryset = queryset.filter(
-            Q(name__icontains=word)
-            | Q(aliases__icontains=word)
-            | Q(research_interests__icontains=word)
+            word_start("name", word, breaks=NAME_BREAKS)
+            | word_start("aliases", word)
+            | word_start("research_interests", word)
         )
     return queryset
 
 
 class PersonFilter(FilterSet):
-    group = django_filters.ChoiceFilter(
-        field_name="role_group__slug", label="Group", empty_label="Everyone"
-    )
+    group = ChoiceFilter(field_name="role_group__slug", label="Group", empty_label="Everyone")
     q = SearchFilter(method=search_people, label="Name or interest")
 
     class Meta:

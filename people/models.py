@@ -49,12 +49,17 @@ class PersonQuerySet(PublishableQuerySet):
         return models.Q(pk=person.pk)
 
     def for_directory(self):
-        """Grouped as the directory lists them: by the staff's group order, ungrouped last."""
-        return self.select_related("role_group").order_by(
-            models.F("role_group__is_alumni").asc(nulls_last=True),
-            models.F("role_group__position").asc(nulls_last=True),
-            "role_group__name",
-            "name",
+        """Grouped as the directory lists them: by the staff's group order, ungrouped last;
+        with the profile links each card shows."""
+        return (
+            self.select_related("role_group")
+            .prefetch_related("links")
+            .order_by(
+                models.F("role_group__is_alumni").asc(nulls_last=True),
+                models.F("role_group__position").asc(nulls_last=True),
+                "role_group__name",
+                "name",
+            )
         )
 
     def current(self):

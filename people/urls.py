@@ -1,4 +1,4 @@
-from django.urls import path, re_path
+from django.urls import path
 
 from people import views
 
@@ -8,5 +8,4 @@ app_name = "people"
 # news above it: its view is config.views.profile, added to this namespace by config/urls.py.
 urlpatterns = [
     path("", views.index, name="index"),
-    re_path(r"^avatars/(?P<initials>[^/.]{1,2})\.png$", views.avatar, name="avatar"),
 ]

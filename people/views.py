@@ -1,9 +1,5 @@
-from django.http import HttpResponse
 from django.shortcuts import render
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_safe
 
-from people.avatars import initials_avatar_png
 from people.filters import PersonFilter
 from people.models import Person
 
@@ -22,13 +18,7 @@ def index(request):
             "filterset": filterset,
             "current": [person for person in members if not person.is_alumnus],
             "alumni": [person for person in members if person.is_alumnus],
-            "ignored": filterset.ignored_values(),
+            "ignored": filterset.notices(),
             "count": len(members),
         },
     )
-
-
-@require_safe
-@cache_control(public=True, max_age=7 * 24 * 3600)
-def avatar(request, initials):
-    return HttpResponse(initials_avatar_png(initials), content_type="image/png")

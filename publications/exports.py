@@ -21,7 +21,7 @@ import bibtexparser
 from bibtexparser import middlewares
 from bibtexparser.library import Library
 from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
-from bibtexparser.model import Entry, Field
+from bibtexparser.model import Block, Entry, Field
 from bibtexparser.writer import BibtexFormat
 from django.db.models import Model
 from pylatexenc.latexencode import UnicodeToLatexEncoder
@@ -101,7 +101,11 @@ PLAIN_LATEX = re.compile(r"[ !'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
 
 def bibtex(publications: Iterable[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
-    library = Library([_bibtex_entry(row) for row in _rows(publications)])
+    return _write_bibtex([_bibtex_entry(row) for row in _rows(publications)])
+
+
+def _write_bibtex(entries: list[Block]) -> str:
+    library = Library(entries)
     layout = BibtexFormat()
     layout.indent = "  "
     layout.block_separator = "\n"
@@ -111,6 +115,15 @@ def bibtex(publications: Iterable[Publication]) -> str:
         )
     ]
     return bibtexparser.write_string(library, unparse_stack=writing, bibtex_format=layout)
+
+
+def with_citations(publications: Iterable[Publication]) -> list[Publication]:
+    """The publications, each with its own BibTeX entry as `bibtex`: what the "Cite" block of a
+    list entry shows. Reads their prefetched parts; the keys are stored on the rows."""
+    rows = _rows(publications)
+    for row in rows:
+        setattr(row.publication, "bibtex", _write_bibtex([_bibtex_entry(row)]))  # noqa: B010
+    return [row.publication for row in rows]
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,13 @@ import datetime
 from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
-from django.core.exceptions import BadRequest
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from directory.models import Lab
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
+from publications.views import plain_text
 
 FEED_ITEMS = 50
 
@@ -31,12 +31,20 @@ class PublicationFeed(Feed):
 
     feed_type = Atom1Feed
 
-    def get_object(self, request):
+    def __call__(self, request, *args, **kwargs):
+        """A filter value the list would ignore is a 400 that says so in the list's words: a
+        feed cannot show a notice, and would hold the wrong papers. A plain answer, not an
+        exception, so the log gets one line and no traceback."""
         filterset = PublicationFilter(
             request.GET, queryset=Publication.objects.published().for_listing()
         )
         if ignored := filterset.ignored_values():
-            raise BadRequest(" ".join(ignored))
+            return plain_text("\n".join(ignored), status=400)
+        request.publication_filters = filterset
+        return super().__call__(request, *args, **kwargs)
+
+    def get_object(self, request):
+        filterset = request.publication_filters
         return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
 
     def title(self, selection):

@@ -3,10 +3,21 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
+from directory.charts import year_chart
 from directory.pagination import paginate
 from directory.site_cache import cached
 from publications import exports
-from publications.filters import PublicationFilter, active_filters, facets, filters_query
+from publications.filters import (
+    PublicationFilter,
+    active_filters,
+    award_count,
+    facets,
+    filters_query,
+    in_chosen_years,
+    year_counts,
+    year_link,
+    year_options,
+)
 from publications.models import Publication
 
 PER_PAGE = 50
@@ -20,13 +31,19 @@ def index(request):
     filterset = PublicationFilter(request.GET, queryset=publications)
     filterset.form.is_valid()
     # Counted once per filter until the next change, for every page of it: at 200,000 papers
-    # the count and the three facets read most of the table.
-    count, facet_options = cached(
+    # the count, the facets, the award count and the years read most of the table.
+    count, facet_options, awards, years = cached(
         "publication-counts",
         sorted(filterset.form.cleaned_data.items()),
-        lambda: (filterset.qs.count(), facets(filterset)),
+        lambda: (
+            filterset.qs.count(),
+            facets(filterset),
+            award_count(filterset),
+            year_counts(filterset),
+        ),
     )
     page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
+    page.object_list = exports.with_citations(page.object_list)
     return render(
         request,
         "publications/publication_list.html",
@@ -34,8 +51,19 @@ def index(request):
             "filterset": filterset,
             "page": page,
             "facets": facet_options,
+            "award_count": awards,
+            "year_options": year_options(filterset, years),
+            "year_controls": [
+                ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
+                ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
+            ],
+            "chart": year_chart(
+                years,
+                link=lambda year: year_link(filterset, year),
+                selected=lambda year: in_chosen_years(filterset, year),
+            ),
             "active_filters": active_filters(filterset),
-            "ignored": filterset.ignored_values(),
+            "ignored": filterset.notices(),
             "filters_query": filters_query(filterset),
         },
     )

@@ -25,7 +25,8 @@ def test_publication_page_runs_a_fixed_number_of_queries(client, rows):
 
 @pytest.mark.parametrize("rows", [5, 200])
 def test_news_page_runs_a_fixed_number_of_queries(client, rows):
-    """The item with its people, its publications with their prefetches, the lab."""
+    """The item with its people, its publications with their prefetches, the lab. (The
+    citation keys are stored on the rows.)"""
     item = make_news(date=PartialDate(2026, 7))
     item.people.add(*[make_person() for _ in range(rows)])
     item.publications.add(*[make_publication(authors=["A", "B"]) for _ in range(rows)])

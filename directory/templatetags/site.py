@@ -1,6 +1,7 @@
 from django import template
 from django.utils.html import format_html
 
+from directory.icons import PATHS
 from directory.text import markdown_to_html
 
 register = template.Library()
@@ -31,3 +32,15 @@ def email_address(address: str) -> str:
     user, domain = address.rsplit("@", 1)
     readable = f"{user} [at] {domain.replace('.', ' [dot] ')}"
     return format_html('<span class="email js-email">{}</span>', readable)
+
+
+@register.simple_tag
+def icon(name: str) -> str:
+    """A decorative line icon (directory/icons.py); the generic link icon for an unknown name."""
+    path = PATHS.get(name, PATHS["link"])
+    return format_html(
+        '<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" '
+        'focusable="false" fill="none" stroke="currentColor" stroke-width="2" '
+        'stroke-linecap="round" stroke-linejoin="round"><path d="{}"/></svg>',
+        path,
+    )

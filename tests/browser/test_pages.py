@@ -15,6 +15,7 @@ PAGES = {
     "publication": "/publications/causalmesh/",
     "news": "/news/",
     "news-item": "/news/jet-long-accepted-to-neurips-2026/",
+    "search": "/search/?q=zhang",
     "not-found": "/no-such-page/",
 }
 BLOCKING_IMPACTS = {"serious", "critical"}

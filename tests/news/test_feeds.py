@@ -51,7 +51,7 @@ def test_a_members_feed_has_exactly_their_papers(client):
     expected = Publication.objects.filter(authorships__person__slug="zerui-wang")
     assert sorted(titles(root)) == sorted(publication.title for publication in expected)
     assert len(entries(root)) == 9
-    assert root.findtext(f"{ATOM}title").endswith("publications (Zerui Wang)")
+    assert root.findtext(f"{ATOM}title").endswith("publications (Author: Zerui Wang)")
     self_link = root.find(f"{ATOM}link[@rel='self']").get("href")
     assert self_link == "http://testserver/publications/feed/?author=zerui-wang"
 

@@ -28,18 +28,19 @@ def test_news_is_paginated_and_a_missing_page_is_a_404(client):
 
 @pytest.mark.parametrize("rows", [5, 200])
 def test_news_list_runs_a_fixed_number_of_queries(client, rows):
-    """lab, year choices, person choices, count, page, people: no query per item."""
+    """lab, year choices, person choices, count, page, people, papers: no query per item."""
     people = [make_person() for _ in range(3)]
     for number in range(rows):
         make_news(date=PartialDate(2000 + number % 25)).people.add(*people)
-    assert count_queries(client, "/news/") == 6
+    assert count_queries(client, "/news/") == 7
 
 
 @pytest.mark.parametrize("rows", [5, 200])
 def test_home_runs_a_fixed_number_of_queries(client, rows):
-    """lab, news + people, featured and recent publications with their prefetches, people."""
+    """lab, news + people + papers, featured and recent publications with their prefetches,
+    people with their links. (The citation keys are stored on the rows.)"""
     member = make_person()
     for number in range(rows):
         make_news().people.add(member)
         make_publication(authors=[member, "Other"], is_featured=number % 2 == 0)
-    assert count_queries(client, "/") == 12
+    assert count_queries(client, "/") == 14

@@ -22,10 +22,10 @@ def test_equal_contribution_is_explained_on_the_page(client):
     assert "Equal contribution." in html
 
 
-def test_undated_preprint_says_so(client):
+def test_undated_preprint_without_venue_shows_no_empty_field_or_separator(client):
     html = client.get("/publications/oneflow/").content.decode()
-    assert "Not given" in html
-    assert "Preprint" in html
+    assert "Not given" not in html and "<dt>Year</dt>" not in html
+    assert '<p class="eyebrow">Preprint</p>' in html
 
 
 def test_unknown_publication_is_a_404(client):

@@ -2,6 +2,8 @@
 
 import pytest
 
+from people.models import Person
+from publications.models import Venue
 from tests.factories import (
     count_queries,
     make_publication,
@@ -39,8 +41,14 @@ def test_list_runs_a_fixed_number_of_queries(client, rows):
     """Facets are aggregates and authors are prefetched: no query per publication or author.
 
     lab, venue choices, member choices, count, page rows, authorships+people, awards, links,
-    and one aggregate per facet (venue, year, type).
+    one aggregate per facet (venue, year and chart, type, member) and the award count. The
+    citation keys are stored on the rows.
     """
     make_publication_rows(rows)
-    assert count_queries(client, URL) == 11
-    assert count_queries(client, f"{URL}?venue=VENUE1&year=2003&author=member-x&q=paper") <= 11
+    assert count_queries(client, URL) == 13
+    first, second = Person.objects.values_list("slug", flat=True)[:2]
+    venue = Venue.objects.values_list("short_name", flat=True).first()
+    filtered = f"{URL}?venue={venue}&year_min=2003&author={first}&author={second}&q=paper"
+    response = client.get(filtered)
+    assert response.context["ignored"] == [] and len(response.context["page"].object_list) > 0
+    assert count_queries(client, filtered) == 13

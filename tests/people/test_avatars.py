@@ -1,0 +1,51 @@
+"""Generated avatars: a colour per person, at most two letters whatever the name."""
+
+import re
+
+import pytest
+
+from people.avatars import _luminance, avatar_colour, initials_of
+from tests.factories import make_group, make_person
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("name", "initials"),
+    [("ﬁona Lee", "FL"), ("ŉoah Zhu", "NZ"), ("ßara Ng", "SN"), ("Lee ﬁ", "LF"), ("ǆ", "D")],
+)
+def test_initials_stay_two_letters_for_ligatures_and_letters_that_upper_case_to_two(name, initials):
+    assert initials_of(name) == initials
+
+
+def test_names_starting_with_a_ligature_do_not_break_any_page(client):
+    group = make_group()
+    fiona = make_person(name="ﬁona Lee", slug="fiona", role_group=group)
+    make_person(name="ŉoah ﬁsher", slug="noah", role_group=group)
+    for url in ["/", "/people/", fiona.get_absolute_url(), "/people/noah/", "/search/?q=lee"]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+    assert ">FL</text>" in client.get("/people/").content.decode()
+
+
+def avatar_fills(html: str) -> list[str]:
+    return re.findall(
+        r'<svg class="avatar avatar--initials[^>]*><rect [^>]*fill="(#[0-9a-f]{6})"', html
+    )
+
+
+def test_people_with_the_same_initials_get_different_colours(client):
+    group = make_group()
+    for name, slug in [("Hang Zhu", "hang"), ("Haoran Zhang", "haoran"), ("Hao Zhang", "hao")]:
+        make_person(name=name, slug=slug, role_group=group)
+    fills = avatar_fills(client.get("/people/").content.decode())
+    assert len(fills) == 3
+    assert len(set(fills)) == 3
+
+
+def test_distinct_people_get_distinct_colours_that_white_text_reads_on():
+    colours = [avatar_colour(number=number, name="") for number in range(1, 301)]
+    assert len(set(colours)) == len(colours)
+    for colour in colours:
+        rgb = tuple(int(colour[index : index + 2], 16) / 255 for index in (1, 3, 5))
+        assert 1.05 / (_luminance(rgb) + 0.05) >= 4.5, colour
