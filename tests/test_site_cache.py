@@ -248,3 +248,18 @@ def test_a_papers_related_list_is_kept_until_the_next_change(client, site):
     assert related.title == "Ring"
     assert [author.name for author in related.authorships.all()] == ["Ann Lee", "Hang Zhu"]
     assert "Ring" in response.content.decode()
+
+
+def test_each_process_keeps_its_own_copies_valid_only_under_the_shared_stamp(client, site):
+    """A hit needs no read from the shared cache while the stamp holds; a change elsewhere
+    (another app server's save moves the shared stamp) makes the local copy unreachable."""
+    client.get("/publications/")
+    stamp = site_cache.current_stamp()
+    site_cache.cache.clear()  # the shared pages gone (evicted, say), the stamp kept
+    site_cache.cache.set(site_cache.STAMP_KEY, stamp, timeout=None)
+    assert client.get("/publications/")[site_cache.CACHE_HEADER] == "hit"
+    Publication.objects.filter(slug="klotski").update(title="Klotski Revisited")
+    site_cache.bump_stamp()  # what the other server's commit does
+    response = client.get("/publications/")
+    assert response[site_cache.CACHE_HEADER] == "miss"
+    assert "Klotski Revisited" in response.content.decode()
