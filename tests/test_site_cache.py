@@ -13,7 +13,7 @@ from django.urls import reverse
 from directory import site_cache
 from directory.models import Lab
 from publications.models import Publication
-from tests.admin_forms import inline_management, post_person
+from tests.admin_forms import post_person, publication_form
 from tests.factories import make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,34 +48,6 @@ def site():
         authors=[member, "Bo Zhao"],
     )
     return member
-
-
-def publication_form(publication: Publication, **fields) -> dict:
-    """The publication's change form as the admin posts it, with its authors."""
-    authors = list(publication.authorships.order_by("position"))
-    data = {
-        "title": publication.title,
-        "slug": publication.slug,
-        "venue": publication.venue_id or "",
-        "year": publication.year or "",
-        "type": publication.type,
-        "status": publication.status,
-        "is_published": "on" if publication.is_published else "",
-        **inline_management("authorships", total=0),
-        "authorships-INITIAL_FORMS": str(len(authors)),
-        "authorships-TOTAL_FORMS": str(len(authors)),
-        **inline_management("awards"),
-        **inline_management("links"),
-        **fields,
-    }
-    for number, author in enumerate(authors):
-        data |= {
-            f"authorships-{number}-id": author.pk,
-            f"authorships-{number}-publication": publication.pk,
-            f"authorships-{number}-position": author.position,
-            f"authorships-{number}-name": author.name,
-        }
-    return data
 
 
 @pytest.mark.parametrize("url", PUBLIC_PAGES)
