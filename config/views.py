@@ -65,8 +65,9 @@ def profile(request, slug):
     person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
     publications = Publication.objects.published().authored_by(person)
     # Aggregates over every paper of the person (thousands for a prolific member of a
-    # department), kept until the next change.
-    per_year, coauthors = cached(
+    # department), and the selection, which sorts all of them to find the first few: kept,
+    # with the selection's "Cite" blocks, until the next change.
+    per_year, coauthors, selected = cached(
         "profile-aggregates",
         person.pk,
         lambda: (
@@ -77,18 +78,20 @@ def profile(request, slug):
                 .values_list("year", "count")
             ),
             list(publications.coauthors_of(person)),
+            exports.with_citations(
+                publications.for_listing().order_by(
+                    "-is_featured", F("year").desc(nulls_last=True), "title"
+                )[:PROFILE_SELECTED]
+            ),
         ),
     )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
-    selected = publications.for_listing().order_by(
-        "-is_featured", F("year").desc(nulls_last=True), "title"
-    )[:PROFILE_SELECTED]
     return render(
         request,
         "people/person_detail.html",
         {
             "person": person,
-            "publications": exports.with_citations(selected),
+            "publications": selected,
             "publication_count": sum(per_year.values()),
             "all_publications_url": all_of_them,
             "chart": year_chart(

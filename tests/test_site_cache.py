@@ -190,14 +190,15 @@ def test_counts_and_facets_are_shared_by_every_page_of_the_same_filters(client, 
     assert response.context["page"].paginator.count == 1
 
 
-def test_a_profiles_count_and_co_authors_are_kept_until_the_next_change(client, site):
+def test_a_profiles_count_co_authors_and_selection_are_kept_until_the_next_change(client, site):
     colleague = make_person(name="Bo Zhao", slug="bo-zhao")
     make_publication(title="Ring", authors=[site, colleague])
     with CaptureQueriesContext(connection) as first:
         client.get("/people/hang-zhu/")
     with CaptureQueriesContext(connection) as second:
         response = client.get("/people/hang-zhu/?from=search")
-    assert len(first) - len(second) == 2
+    # The count per year, the co-authors, the selection and its authors, awards and links.
+    assert len(first) - len(second) == 6
     assert response.context["publication_count"] == 2
     assert [(person.name, person.shared) for person in response.context["coauthors"]] == [
         ("Bo Zhao", 1)
@@ -206,6 +207,7 @@ def test_a_profiles_count_and_co_authors_are_kept_until_the_next_change(client, 
     response = client.get("/people/hang-zhu/?from=search")
     assert response.context["publication_count"] == 3
     assert response.context["coauthors"][0].shared == 2
+    assert "Ring Two" in [paper.title for paper in response.context["publications"]]
 
 
 def test_a_papers_related_list_is_kept_until_the_next_change(client, site):
