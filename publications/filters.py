@@ -28,6 +28,7 @@ from publications.models import (
     PublicationAward,
     Venue,
 )
+from publications.search import full_text_candidates
 
 # A facet shows this many options, most papers first, and folds the rest under "Show all N".
 FACET_SHOWN = 5
@@ -74,7 +75,8 @@ def search_publications(queryset, name, value):
     Both are read from the paper's stored search text (publications/search.py: the title, then
     a name per line), so each word is one condition on one column: one scan of one table on
     SQLite, and on PostgreSQL an OR of a trigram index (migration 0010) and the full-text index
-    that the planner can combine, instead of a scan of every author row for each word.
+    that the planner can combine, instead of a scan of every author row for each word. On
+    SQLite an FTS5 index narrows the rows the patterns read (publications/search.py).
     """
     full_text = connection.vendor == "postgresql"
     if full_text:
@@ -86,6 +88,8 @@ def search_publications(queryset, name, value):
             # Stems widen the match; word starts keep stop words and prefixes working.
             match |= Q(title_search=SearchQuery(word, config="english"))
         queryset = queryset.filter(match)
+        if (candidates := full_text_candidates(word)) is not None:
+            queryset = queryset.filter(candidates)
     return queryset
 
 
