@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format bench bench-bibtex
+.PHONY: run test install migrations-check lint format bench bench-bibtex load
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ format: install
 ## not part of `test`). BENCH_ARGS=--quick for 2k and 20k; DATABASE_URL=postgres://... for PostgreSQL.
 bench: install
 	$(BIN)/python benchmarks/http.py $(BENCH_ARGS)
+
+## The public pages under wrk while an editor saves in the admin: requests/s, p99, errors.
+load: install
+	$(BIN)/python benchmarks/load.py $(LOAD_ARGS)
 
 ## Time LaTeX decoding and BibTeX reading: pylatexenc against our pieces, hostile files (prints figures).
 bench-bibtex: install

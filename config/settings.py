@@ -202,6 +202,16 @@ TEMPLATES = [
 DATABASES = {
     "default": env_database("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent staff saves on SQLite (README, "When to move to PostgreSQL"): WAL lets pages
+    # read while someone writes; a write transaction takes the write lock when it begins
+    # (IMMEDIATE), so two saves queue for up to `timeout` seconds instead of one failing with
+    # "database is locked" when it upgrades a read lock.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The public pages are kept whole in this cache, keyed by a site-wide change stamp that any save
@@ -325,7 +335,9 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-    if env_bool("BEHIND_HTTPS_PROXY", default=True):
+    # Read by the check directory.W001 too: behind a proxy, AXES_PROXY_COUNT must be set.
+    BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", default=True)
+    if BEHIND_HTTPS_PROXY:
         # The proxy in front of the app servers terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -339,6 +351,7 @@ AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 # Behind N proxies that append to X-Forwarded-For, set AXES_PROXY_COUNT=N so the client's own
 # address is used; with none, only REMOTE_ADDR counts (a client could forge the header).
 proxy_count = env_int("AXES_PROXY_COUNT", 0)
+AXES_PROXY_COUNT_SET = "AXES_PROXY_COUNT" in os.environ  # 0 said on purpose is set
 if proxy_count:
     AXES_IPWARE_PROXY_COUNT = proxy_count
     AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]

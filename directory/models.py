@@ -5,8 +5,10 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from directory.validation import ValidatedModel
 
-class PublicPage(models.Model):
+
+class PublicPage(ValidatedModel):
     """A row with a public page of its own, found by its slug: a person, a paper, a news item.
 
     A draft (`is_published` off) is hidden from every public page, feed and export; its
@@ -31,7 +33,7 @@ class PublicPage(models.Model):
         return (self.slug,)
 
 
-class WebLink(models.Model):
+class WebLink(ValidatedModel):
     """A labelled web address: a profile's homepage, a paper's PDF. Each model of links declares
     its own `kind` field, with the kinds that fit it."""
 
@@ -54,7 +56,7 @@ class OrderedRowQuerySet(models.QuerySet):
         return self.get(**{f"{self.model.parent_field}__slug": parent_slug, "position": position})
 
 
-class OrderedRow(models.Model):
+class OrderedRow(ValidatedModel):
     """A row that belongs to one parent row (a CV entry of a person, an author of a paper), in
     the order staff give it. Its natural key is the parent's slug and its position.
 
@@ -85,7 +87,7 @@ class LabQuerySet(models.QuerySet):
         return lab
 
 
-class Lab(models.Model):
+class Lab(ValidatedModel):
     """What the site says about the lab itself: one row, edited by staff."""
 
     # What a new site is called until staff name it; staff are told while it is.

@@ -7,11 +7,16 @@ import json
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from directory.validation import without_control_characters
+
 # What Django's json_script escapes: no "</script>" or "<!--" can end the block early.
 JSON_HTML_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 
 def json_ld_script(data: dict) -> SafeString:
+    # Control characters (in a row stored before validation) are dropped, not escaped: indexers
+    # would show them.
+    data = without_control_characters(data)
     text = json.dumps(data, ensure_ascii=False, sort_keys=False).translate(JSON_HTML_ESCAPES)
     return format_html('<script type="application/ld+json">{}</script>', mark_safe(text))
 

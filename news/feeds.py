@@ -4,8 +4,8 @@ import datetime
 
 from django.contrib.syndication.views import Feed
 from django.urls import reverse_lazy
-from django.utils.feedgenerator import Atom1Feed
 
+from directory.feeds import XmlSafeAtom1Feed
 from directory.models import Lab
 from directory.text import markdown_to_html
 from news.models import NewsItem
@@ -16,7 +16,7 @@ FEED_ITEMS = 20
 class NewsFeed(Feed):
     """A news item is dated the first day its date stands for: "Jul 2026" is 1 July 2026."""
 
-    feed_type = Atom1Feed
+    feed_type = XmlSafeAtom1Feed
     link = reverse_lazy("news:index")
 
     def title(self):

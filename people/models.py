@@ -5,6 +5,7 @@ from simple_history.models import HistoricalRecords
 from directory.models import OrderedRow, PublicPage, WebLink
 from directory.partial_dates import PartialDateField, format_period
 from directory.querysets import PublishableQuerySet
+from directory.validation import ValidatedModel, validate_initials
 from people.avatars import initials_of
 from people.names import normalize_name
 
@@ -14,7 +15,7 @@ class RoleGroupQuerySet(models.QuerySet):
         return self.get(slug=slug)
 
 
-class RoleGroup(models.Model):
+class RoleGroup(ValidatedModel):
     """A heading of the people directory: Faculty, Research Scientists, PhD Students, Alumni."""
 
     name = models.CharField(
@@ -76,7 +77,12 @@ class PersonQuerySet(PublishableQuerySet):
 class Person(PublicPage):
     url_name = "people:detail"
 
-    name = models.CharField(max_length=200, help_text="The name as the person writes it.")
+    name = models.CharField(
+        max_length=200,
+        # The initials avatar draws two letters: a name that makes more is refused.
+        validators=[validate_initials],
+        help_text="The name as the person writes it.",
+    )
     slug = models.SlugField(unique=True, help_text="The profile's address: /people/slug/.")
     role_group = models.ForeignKey(
         RoleGroup,

@@ -13,7 +13,7 @@ import copy
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
@@ -40,6 +40,7 @@ from django.utils.text import slugify
 from pylatexenc.latex2text import MacroTextSpec, get_default_latex_context_db
 
 from directory.text import fold
+from directory.validation import row_problems, validate_rows
 from people.models import Person
 from publications.bibtex_limits import (
     ENTRY_START,
@@ -297,7 +298,7 @@ def _read_entry(entry: Entry) -> BibEntry:
         url = ""
 
     abstract = values.get("abstract")
-    return BibEntry(
+    read = BibEntry(
         key=entry.key,
         line=(entry.start_line or 0) + 1,
         entry_type=entry.entry_type.lower(),
@@ -314,6 +315,25 @@ def _read_entry(entry: Entry) -> BibEntry:
         problems=tuple(problems),
         warnings=tuple(warnings),
     )
+    if read.problems:
+        return read
+    return replace(read, problems=_validation_problems(read))
+
+
+def _validation_problems(entry: BibEntry) -> tuple[str, ...]:
+    """What the models' own validation (directory/validation.py) refuses in the rows this entry
+    would create, as the entry's problems: a control character, a year out of range, a URL too
+    long. Checked here, before anything is stored, so the review names the entry and its line."""
+    rows = [
+        (
+            Publication(title=entry.title, year=entry.year, doi=entry.doi, abstract=entry.abstract),
+            ["title", "year", "doi", "abstract"],
+        ),
+        (Venue(full_name=entry.venue[:FULL_NAME_MAX]), ["full_name"]),
+        *((Authorship(name=name), ["name"]) for name in entry.authors),
+        *([(PublicationLink(url=entry.url), ["url"])] if entry.url else []),
+    ]
+    return tuple(problem for row, fields in rows for problem in row_problems(row, fields=fields))
 
 
 def _authors(parts_list: list[NameParts]) -> tuple[tuple[str, ...], bool]:
@@ -773,13 +793,15 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         doi=entry.doi,
         abstract=entry.abstract,
     )
-    Authorship.objects.bulk_create(
+    authorships = [
         Authorship(
             publication=publication, position=position, name=author.name, person=author.member
         )
         for position, author in enumerate(item.authors, start=1)
-    )
-    # bulk_create sends no signal to do these
+    ]
+    validate_rows(authorships)  # bulk_create sends no pre_save: the models' checks run here
+    Authorship.objects.bulk_create(authorships)
+    # nor post_save, which would do these
     refresh_citation_key(publication.pk)
     refresh_search_text(publication.pk)
     if entry.url:

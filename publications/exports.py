@@ -6,12 +6,16 @@ fetched; its one query of its own reads the authors' names, as plain strings: a 
 names ten thousand authors, and objects for them would take most of its time. Citation keys are
 stored on the rows (publications/citation_keys.py). A publication without a year is written
 without one.
+
+Text goes out without control characters (`_text`): validation refuses them now, but a row
+stored before may hold one, and reference managers choke on them (CSV readers on NUL).
 """
 
 import csv
 import io
 import json
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,8 +28,10 @@ from bibtexparser.middlewares.names import NameParts, parse_single_name_into_par
 from bibtexparser.model import Block, Entry, Field
 from bibtexparser.writer import BibtexFormat
 from django.db.models import Model
+from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from directory.validation import strip_control_characters, without_control_characters
 from publications.citation_keys import citation_keys
 from publications.models import Publication, PublicationLink
 
@@ -97,6 +103,10 @@ LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_w
 # Text that LaTeX reads as it is: ASCII without LaTeX's special characters. Most titles and
 # names are, and skipping the encoder for them halves the time of a large export.
 PLAIN_LATEX = re.compile(r"[ !'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
+# What reference managers read LaTeX with (bibtexparser's decoder): the judge of an encoding.
+LATEX_READER = LatexNodes2Text()
+# LaTeX's own special characters are always escaped, whatever a reader makes of the command.
+LATEX_SPECIALS = set("\\{}%$#&_~^")
 
 
 def bibtex(publications: Iterable[Publication]) -> str:
@@ -206,8 +216,10 @@ def _bibtex_entry(row: Row) -> Entry:
     return Entry(entry_type, row.key, fields)
 
 
+@lru_cache(maxsize=8192)
 def _bibtex_name(name: str) -> str:
-    """A name BibTeX reads back whole: braced when a comma or "and" would split it."""
+    """A name BibTeX reads back whole: braced when a comma or "and" would split it. Remembered:
+    a year's export writes the same few hundred names thousands of times."""
     encoded = _latex(name)
     words = name.casefold().split()
     if "," in name or "and" in words or name.casefold() == "others":
@@ -215,22 +227,36 @@ def _bibtex_name(name: str) -> str:
     return encoded
 
 
+def _text(text: str) -> str:
+    """One line of text as every format writes it: no control characters, single spaces."""
+    return " ".join(strip_control_characters(text).split())
+
+
 def _latex(text: str) -> str:
-    text = " ".join(text.split())
+    text = _text(text)
     if PLAIN_LATEX.fullmatch(text):
         return text
-    return _encoded(text)
+    return "".join(map(_latex_character, text))
 
 
 @lru_cache(maxsize=8192)
-def _encoded(text: str) -> str:
-    """pylatexenc's encoding, remembered: an export repeats the same names hundreds of times."""
-    return LATEX_ENCODER.unicode_to_latex(text)
+def _latex_character(character: str) -> str:
+    """The character as LaTeX when a reader gets it back, else as it is (UTF-8).
+
+    pylatexenc's table loses letters: Greek capitals become Latin ones ("Α" is written "A"),
+    most Cyrillic letters vanish, "·" reads back as "˙". The property tests found these
+    (tests/test_properties_text_everywhere.py)."""
+    encoded = LATEX_ENCODER.unicode_to_latex(character)
+    if encoded == character or character in LATEX_SPECIALS:
+        return encoded
+    decoded = LATEX_READER.latex_to_text(encoded)
+    same = unicodedata.normalize("NFC", decoded) == unicodedata.normalize("NFC", character)
+    return encoded if same else character
 
 
 def _verbatim(text: str) -> str:
     """DOIs and URLs are written as they are; a brace would end the field."""
-    return text.replace("{", "").replace("}", "")
+    return _text(text).replace("{", "").replace("}", "")
 
 
 def _note(publication: Publication) -> str:
@@ -271,7 +297,7 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
             tags.append(("N1", note))
         tags.append(("ER", ""))
         # One line per tag: a line break inside a value would start a tag of its own.
-        lines += [f"{tag}  - {' '.join(value.split())}".rstrip() for tag, value in tags]
+        lines += [f"{tag}  - {_text(value)}".rstrip() for tag, value in tags]
         lines.append("")
     return "\r\n".join(lines)
 
@@ -302,7 +328,8 @@ def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.abstract:
             item["abstract"] = publication.abstract
         items.append(item)
-    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    # JSON could escape control characters, but its readers would print them as they are.
+    return json.dumps(without_control_characters(items), ensure_ascii=False, indent=2) + "\n"
 
 
 def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
@@ -326,7 +353,7 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
             row.pdf_url,
             "; ".join(row.awards),
         ]
-        writer.writerow([_spreadsheet_safe(str(value)) for value in cells])
+        writer.writerow([_spreadsheet_safe(_text(str(value))) for value in cells])
     return output.getvalue()
 
 

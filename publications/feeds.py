@@ -5,9 +5,10 @@ from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
 from django.urls import reverse
-from django.utils.feedgenerator import Atom1Feed
 
+from directory.feeds import XmlSafeAtom1Feed
 from directory.models import Lab
+from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
 from publications.views import plain_text
@@ -29,7 +30,7 @@ class PublicationFeed(Feed):
     readers sort by); an undated one has no date rather than an invented one.
     """
 
-    feed_type = Atom1Feed
+    feed_type = XmlSafeAtom1Feed
 
     def __call__(self, request, *args, **kwargs):
         """A filter value the list would ignore is a 400 that says so in the list's words: a
@@ -75,8 +76,8 @@ class PublicationFeed(Feed):
         return authors(publication) or None
 
     def item_pubdate(self, publication):
-        if publication.year is None:
-            return None
+        if publication.year is None or not FIRST_YEAR <= publication.year <= LAST_YEAR:
+            return None  # unknown, or a year stored before years were checked (0, 99999)
         return datetime.datetime(publication.year, 1, 1, tzinfo=datetime.UTC)
 
     def item_updateddate(self, publication):

@@ -74,7 +74,7 @@ def search_publications(queryset, name, value):
 
     Both are read from the paper's stored search text (publications/search.py: the title, then
     a name per line), so each word is one condition on one column: one scan of one table on
-    SQLite, and on PostgreSQL an OR of a trigram index (migration 0010) and the full-text index
+    SQLite, and on PostgreSQL an OR of a trigram index (migration 0011) and the full-text index
     that the planner can combine, instead of a scan of every author row for each word. On
     SQLite an FTS5 index narrows the rows the patterns read (publications/search.py).
     """

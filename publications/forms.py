@@ -29,12 +29,21 @@ class BibtexImportForm(forms.Form):
             raise forms.ValidationError(str(Problem(exceeded.line, exceeded.key, exceeded.message)))
         try:
             # utf-8-sig: editors on Windows start UTF-8 files with a byte-order mark.
-            return upload.read().decode("utf-8-sig")
+            text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
             raise forms.ValidationError(
                 "The file is not UTF-8 text. Save it as UTF-8 (or export it as BibTeX again) "
                 "and upload it again."
             ) from None
+        if "\x00" in text:
+            # Pasted text is refused by Django's own check; PostgreSQL could not keep this file
+            # for the review at all.
+            line = text.count("\n", 0, text.index("\x00")) + 1
+            raise forms.ValidationError(
+                f"Line {line}: the file contains a NUL character (U+0000), which is not text. "
+                "Remove it (or export the file as BibTeX again) and upload it again."
+            )
+        return text
 
     def clean_text(self):
         text = self.cleaned_data.get("text", "")

@@ -8,6 +8,7 @@ from simple_history.models import HistoricalRecords
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
+from directory.validation import ValidatedModel
 from people.models import Person
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
@@ -46,7 +47,7 @@ class VenueQuerySet(models.QuerySet):
         return self.get(short_name=short_name)
 
 
-class Venue(models.Model):
+class Venue(ValidatedModel):
     class Kind(models.TextChoices):
         CONFERENCE = "conference", "Conference"
         JOURNAL = "journal", "Journal"
@@ -215,7 +216,7 @@ class Publication(PublicPage):
         indexes = [
             # The facets count published papers by year, venue and type: with is_published in
             # the index they read the index alone, not every row (20 ms instead of 480 at
-            # 200,000 papers on SQLite). The list's order has its own index (migration 0008).
+            # 200,000 papers on SQLite). The list's order has its own index (migration 0009).
             models.Index(fields=["year", "is_published"], name="publication_year_published"),
             models.Index(fields=["venue", "is_published"], name="publication_venue_published"),
             models.Index(fields=["type", "is_published"], name="publication_type_published"),
@@ -357,6 +358,9 @@ class BibtexImport(models.Model):
         FAILED = "failed", "Failed: nothing was imported"
 
     FINISHED = (State.DONE, State.REFUSED, State.FAILED)
+    # directory.E001: the file is kept as uploaded; the review judges each entry's text with the
+    # models' validation, and nothing here is shown on a public page.
+    validation_exempt = "an uploaded file kept as it came, for the import's review to judge"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     created_by = models.ForeignKey(

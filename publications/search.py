@@ -42,7 +42,7 @@ def refresh_search_text(publication_id: int) -> None:
 # SQLite only: an FTS5 index of the search text, kept in step by triggers on the table (so
 # every write, bulk or raw, updates it). A search asks it for candidates first and then applies
 # the word-start patterns to those rows only, rather than to every row: at 200,000 papers, 20 to
-# 50 ms a word instead of 150 to 200. PostgreSQL has its trigram index (migration 0010).
+# 50 ms a word instead of 150 to 200. PostgreSQL has its trigram index (migration 0011).
 FULL_TEXT_TABLE = "publications_publication_fts"
 FULL_TEXT_TRIGGERS = {
     f"{FULL_TEXT_TABLE}_insert": f"""

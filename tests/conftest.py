@@ -1,6 +1,7 @@
 import pytest
 from django.core.management import call_command
 from django.db import transaction
+from hypothesis import HealthCheck, Phase, settings
 
 from config.management.commands.seed import FIXTURES
 
@@ -47,3 +48,22 @@ def editor(django_user_model):
 def editor_client(client, editor):
     client.force_login(editor)
     return client
+
+
+# The property-based tests (tests/test_properties_*.py): the same examples on every run and
+# every machine (derandomized, no example database), a bounded number of them, and no deadline
+# per example (a page fetch on a busy CI machine varies).
+settings.register_profile(
+    "lab",
+    derandomize=True,
+    database=None,
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+# To see a failure fast while fixing it: pytest --hypothesis-profile=lab-no-shrink (shrinking a
+# failing page-rendering example can take minutes).
+settings.register_profile(
+    "lab-no-shrink", settings.get_profile("lab"), phases=[Phase.explicit, Phase.generate]
+)
+settings.load_profile("lab")

@@ -180,6 +180,7 @@ def test_production_settings_pass_the_deployment_checklist():
         DJANGO_ENV="production",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="lab.example.org",
+        AXES_PROXY_COUNT="1",  # as the README's production snippet sets it
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from people.avatars import _luminance, avatar_colour, initials_of
+from people.models import Person
 from tests.factories import make_group, make_person
 
 pytestmark = pytest.mark.django_db
@@ -19,9 +20,13 @@ def test_initials_stay_two_letters_for_ligatures_and_letters_that_upper_case_to_
 
 
 def test_names_starting_with_a_ligature_do_not_break_any_page(client):
+    """Validation refuses such names now; rows stored before it must still render."""
     group = make_group()
-    fiona = make_person(name="ﬁona Lee", slug="fiona", role_group=group)
-    make_person(name="ŉoah ﬁsher", slug="noah", role_group=group)
+    fiona = make_person(name="Fiona Lee", slug="fiona", role_group=group)
+    noah = make_person(name="Noah Fisher", slug="noah", role_group=group)
+    # QuerySet.update skips the save check, as an older version of the site did.
+    Person.objects.filter(pk=fiona.pk).update(name="ﬁona Lee")
+    Person.objects.filter(pk=noah.pk).update(name="ŉoah ﬁsher")
     for url in ["/", "/people/", fiona.get_absolute_url(), "/people/noah/", "/search/?q=lee"]:
         response = client.get(url)
         assert response.status_code == 200, url

@@ -70,7 +70,7 @@ def test_the_index_follows_new_renamed_and_deleted_papers_and_authors():
 
 def test_the_search_index_exists_after_every_migration():
     """A migration that makes SQLite rebuild the publications table drops the FTS5 triggers:
-    it must call publications.search.create_full_text_index after, as 0011 does."""
+    it must call publications.search.create_full_text_index after, as 0012 does."""
     with connection.cursor() as cursor:
         if connection.vendor == "sqlite":
             cursor.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')")

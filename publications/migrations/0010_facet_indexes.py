@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publications', '0008_publication_newest_first_index'),
+        ('publications', '0009_publication_newest_first_index'),
     ]
 
     operations = [

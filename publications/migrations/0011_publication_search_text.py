@@ -59,7 +59,7 @@ def drop_index(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publications', '0009_facet_indexes'),
+        ('publications', '0010_facet_indexes'),
     ]
 
     operations = [

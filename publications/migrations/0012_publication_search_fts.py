@@ -5,10 +5,10 @@ from publications.search import create_full_text_index, drop_full_text_index
 
 class Migration(migrations.Migration):
     """SQLite only: an FTS5 index of the search text, kept by triggers (publications/search.py).
-    Nothing on PostgreSQL, which has the trigram index of 0010."""
+    Nothing on PostgreSQL, which has the trigram index of 0011."""
 
     dependencies = [
-        ("publications", "0010_publication_search_text"),
+        ("publications", "0011_publication_search_text"),
     ]
 
     operations = [

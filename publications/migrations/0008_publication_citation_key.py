@@ -38,7 +38,7 @@ def fill_citation_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publications', '0006_bibtex_import'),
+        ('publications', '0007_mend_rows_stored_before_validation'),
     ]
 
     operations = [

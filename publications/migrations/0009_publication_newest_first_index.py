@@ -5,7 +5,7 @@ from publications.models import create_list_order_index, drop_list_order_index
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("publications", "0007_publication_citation_key"),
+        ("publications", "0008_publication_citation_key"),
     ]
 
     # The list's order as an index (publications/models.py, LIST_ORDER_INDEX).

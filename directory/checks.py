@@ -1,0 +1,58 @@
+"""System checks: run by `manage.py check`, `migrate`, `runserver` and the test suite, so a
+mistake in the code or the configuration is named at start-up rather than found by a visitor."""
+
+from django.apps import apps
+from django.conf import settings
+from django.core import checks
+
+from directory.validation import ValidatedModel, text_fields
+
+# The apps whose rows staff and imports write; the base checks them without importing them.
+EDITED_APPS = ("directory", "people", "publications", "news")
+
+
+@checks.register(checks.Tags.models)
+def every_edited_model_is_validated(app_configs=None, **kwargs):
+    """A new model with text fields must refuse control characters like the others, or say in
+    `validation_exempt` why its text is not staff's to type (an uploaded file kept as it came)."""
+    errors = []
+    for model in apps.get_models():
+        if model._meta.app_label not in EDITED_APPS or hasattr(model, "instance_type"):
+            continue  # another app's model, or a history row (a copy of a validated one)
+        exempt = getattr(model, "validation_exempt", "")
+        if text_fields(model) and not issubclass(model, ValidatedModel) and not exempt:
+            errors.append(
+                checks.Error(
+                    f"{model._meta.label} has text fields but is not a ValidatedModel.",
+                    hint=(
+                        "Inherit directory.validation.ValidatedModel (or a base that does), or "
+                        "say why not in a `validation_exempt` class attribute."
+                    ),
+                    obj=model,
+                    id="directory.E001",
+                )
+            )
+    return errors
+
+
+@checks.register(checks.Tags.security)
+def proxy_count_is_set_behind_a_proxy(app_configs=None, **kwargs):
+    """Behind a proxy every request comes from the proxy's address: without AXES_PROXY_COUNT,
+    django-axes counts every visitor's failed sign-ins as one address's, and five lock everyone
+    out of the admin."""
+    if getattr(settings, "BEHIND_HTTPS_PROXY", False) and not getattr(
+        settings, "AXES_PROXY_COUNT_SET", False
+    ):
+        return [
+            checks.Warning(
+                "BEHIND_HTTPS_PROXY is on but AXES_PROXY_COUNT is not set: every visitor's "
+                "failed admin sign-ins count as the proxy's, and five lock everyone out.",
+                hint=(
+                    "Set AXES_PROXY_COUNT to the number of proxies that append to "
+                    "X-Forwarded-For (1 for one nginx in front of gunicorn); set it to 0 if the "
+                    "proxy passes the client's own address as REMOTE_ADDR."
+                ),
+                id="directory.W001",
+            )
+        ]
+    return []

@@ -1,0 +1,24 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from directory.backup import BackupError, restore_backup
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore an archive made by `manage.py backup` into an empty database and media "
+        "storage, then check every table's row count and every file against its manifest."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("archive", type=Path, help="The .tar.gz that `backup` wrote.")
+
+    def handle(self, *args, archive: Path, **options):
+        try:
+            manifest = restore_backup(archive_path=archive)
+        except BackupError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(
+            f"Restored {archive}: {manifest.summary()}; every count and file checked."
+        )

@@ -1,0 +1,125 @@
+"""Mending rows stored before validation existed (directory/validation.py), for the data
+migrations of each app: `mend_rows(apps, "publications", ["Publication", ...])`.
+
+What each rule does, and says it did (printed by `migrate`, one line per change, with the value
+it had, so nothing is lost from sight):
+- control characters are removed from text (line breaks become spaces in one-line fields);
+- a value its field's validators refuse (a year 0 or 999) is cleared when the field may be
+  empty, and reported otherwise;
+- text longer than its field (SQLite stores any length) is shortened to fit, ending in "…";
+  a web address is never cut: it is cleared when the field may be empty, and a link whose
+  address is all it is (PublicationLink, PersonLink) is deleted;
+- a name's initial that capitalises to several letters ("ﬁ") is spelled out ("fi").
+
+History rows (django-simple-history's copies) are mended the same way, so reverting to an old
+version never brings back what can no longer be saved; they are never deleted.
+"""
+
+import unicodedata
+from collections.abc import Callable
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from directory.partial_dates import PartialDateField
+from directory.validation import strip_control_characters, validate_initials
+
+ELLIPSIS = "…"
+
+
+def mend_rows(
+    apps, app_label: str, model_names: list[str], *, report: Callable[[str], None] = print
+):
+    for name in model_names:
+        for model_name in (name, f"Historical{name}"):
+            try:
+                model = apps.get_model(app_label, model_name)
+            except LookupError:
+                continue  # a model without history
+            _mend_model(model, report=report, history=model_name != name)
+
+
+def _checked_fields(model) -> list[models.Field]:
+    return [
+        field
+        for field in model._meta.concrete_fields
+        if not field.is_relation
+        and not field.primary_key
+        and not isinstance(field, PartialDateField)
+        and (isinstance(field, models.CharField | models.TextField) or field.validators)
+    ]
+
+
+def _mend_model(model, *, report: Callable[[str], None], history: bool) -> None:
+    fields = _checked_fields(model)
+    if not fields:
+        return
+    manager = model._base_manager
+    for row in manager.values("pk", *(field.attname for field in fields)).iterator():
+        changes: dict[str, object] = {}
+        delete = False
+        for field in fields:
+            value = row[field.attname]
+            mended, why = _mend_value(field, value)
+            if why == "delete" and not history:
+                delete = True
+                report(
+                    f"{model._meta.label} {row['pk']}: deleted, its {field.name} does not fit: {value!r}"
+                )
+            elif why and why != "delete":
+                changes[field.attname] = mended
+                report(
+                    f"{model._meta.label} {row['pk']}: {field.name} {why}: {value!r} → {mended!r}"
+                )
+        if delete:
+            manager.filter(pk=row["pk"]).delete()
+        elif changes:
+            manager.filter(pk=row["pk"]).update(**changes)
+
+
+def _mend_value(field: models.Field, value) -> tuple[object, str]:
+    """The value to store instead and why, or (value, "") when it is fine; "delete" when only
+    deleting the row would do."""
+    if value is None:
+        return value, ""
+    why = []
+    if isinstance(value, str):
+        stripped = strip_control_characters(value, multi_line=isinstance(field, models.TextField))
+        if stripped != value:
+            value = stripped
+            why.append("had control characters")
+        if validate_initials in field.validators:
+            spelled = _spelled_initials(value)
+            if spelled != value:
+                value = spelled
+                why.append("had an initial of several letters")
+        limit = field.max_length
+        if limit and len(value) > limit:
+            if isinstance(field, models.URLField | models.SlugField):
+                if not field.blank:
+                    return value, "delete"
+                value = ""
+                why.append("was too long for a web address and is cleared")
+            else:
+                value = value[: limit - 1].rstrip() + ELLIPSIS
+                why.append(f"was longer than {limit} characters")
+    if value not in (None, "") and not isinstance(field, models.CharField | models.TextField):
+        try:
+            field.run_validators(value)
+        except ValidationError as error:
+            if field.null:
+                why.append(f"is cleared: {' '.join(error.messages)}")
+                value = None
+            else:
+                why.append(f"left as it is, fix it by hand: {' '.join(error.messages)}")
+    return value, "; ".join(why)
+
+
+def _spelled_initials(name: str) -> str:
+    words = name.split(" ")
+    for index, word in enumerate(words):
+        for part_index, part in enumerate(parts := word.split("-")):
+            if part and part[0].isalpha() and len(part[0].upper()) != 1:
+                parts[part_index] = unicodedata.normalize("NFKC", part[0]) + part[1:]
+        words[index] = "-".join(parts)
+    return " ".join(words)

@@ -1,0 +1,179 @@
+"""The one validation every row passes, whichever way it comes in: the admin's forms, the BibTeX
+import, `loaddata` and `seed`, and any later API.
+
+Django runs a model's validation only from `full_clean()`, which forms call and `save()`,
+`bulk_create()` and `loaddata` do not. So the rules live on the models (`ValidatedModel`, the
+fields' own validators) and a `pre_save` receiver (`directory.apps`) runs the same checks for
+every other save, raw ones included: a row that would break a page is refused before it is
+stored, whatever wrote it. What still skips both is said in the README ("Validation"):
+`bulk_create()` (call `validate_rows()` first, as the BibTeX import does), `QuerySet.update()`
+and raw SQL.
+
+The rules:
+- no control characters in text (Unicode category Cc: C0, DEL and C1), except tab, line feed
+  and carriage return in a multi-line field. XML 1.0 cannot carry them, so one U+0001 in a
+  title took every feed listing it down; PostgreSQL cannot store NUL at all;
+- years within FIRST_YEAR..LAST_YEAR (directory/partial_dates.py), lengths and URLs as each
+  field declares them: SQLite stores any length, so only the validation enforces them there;
+- a name whose every word starts with a letter that stays one letter in capitals
+  (`validate_initials`): the initials avatar draws two letters, and "ﬁ" or "ŉ" become more.
+"""
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+# Line breaks and tabs are text in a multi-line field; every other control character is not.
+MULTI_LINE_ALLOWED = "\t\n\r"
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+MULTI_LINE_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def forbidden_characters(*, multi_line: bool) -> re.Pattern[str]:
+    return MULTI_LINE_FORBIDDEN if multi_line else CONTROL_CHARACTERS
+
+
+def strip_control_characters(text: str, *, multi_line: bool = False) -> str:
+    """The text without the characters `check_text` refuses: what a renderer shows of a row
+    stored before the rules existed, and what the data migrations store instead."""
+    if not multi_line:
+        # A line break or tab in a one-line value is a space, not nothing: "Fast\nCaches".
+        text = re.sub(r"[\t\n\r]+", " ", text)
+    return forbidden_characters(multi_line=multi_line).sub("", text)
+
+
+def without_control_characters(value):
+    """`value` (text, or lists, tuples and dicts of it) with control characters dropped, line
+    breaks kept: for the JSON and XML renderers of rows stored before validation."""
+    if isinstance(value, str):
+        return strip_control_characters(value, multi_line=True)
+    if isinstance(value, list | tuple):
+        return type(value)(without_control_characters(item) for item in value)
+    if isinstance(value, dict):
+        return {key: without_control_characters(item) for key, item in value.items()}
+    return value
+
+
+def check_text(text: str, *, multi_line: bool) -> None:
+    """Refuse a control character, naming it and where it is, so staff can find it."""
+    if match := forbidden_characters(multi_line=multi_line).search(text):
+        code = f"U+{ord(match.group()):04X}"
+        where = (
+            f"after “{text[max(0, match.start() - 20) : match.start()]}”"
+            if match.start()
+            else "at the start"
+        )
+        message = f"Remove the control character {code} ({where})."
+        if match.group() in MULTI_LINE_ALLOWED:
+            message = f"This field is one line: remove the line break or tab ({code}, {where})."
+        raise ValidationError(message, code="control_character")
+
+
+def is_multi_line(field: models.Field) -> bool:
+    return isinstance(field, models.TextField)
+
+
+def text_fields(model: type[models.Model]) -> list[models.Field]:
+    """The fields holding text staff or a file can type into: every CharField and TextField.
+
+    A PartialDateField is a CharField too, whose value is a PartialDate: callers skip values that
+    are not strings."""
+    return [
+        field
+        for field in model._meta.concrete_fields
+        if isinstance(field, models.CharField | models.TextField)
+    ]
+
+
+def validate_initials(name: str) -> None:
+    """Every word's first letter stays one letter in capitals, so initials are two letters.
+
+    "ﬁ" (a ligature PDFs are full of) becomes "FI" and "ŉ" becomes "ʼN"; typing the letters
+    ("fi", "n") fixes it."""
+    for word in name.replace("-", " ").split():
+        first = word[0]
+        if first.isalpha() and len(first.upper()) != 1:
+            spelled = unicodedata.normalize("NFKC", first)
+            hint = f"type “{spelled}” instead" if spelled != first else "type its letters"
+            raise ValidationError(
+                f"“{word}” starts with “{first}”, one character standing for several letters "
+                f"(often copied from a PDF): {hint}.",
+                code="initials",
+            )
+
+
+class ValidatedModel(models.Model):
+    """A model whose text fields refuse control characters. Every model staff edit is one; a
+    system check (directory/checks.py) fails for a model with text fields that is not."""
+
+    class Meta:
+        abstract = True
+
+    def clean_fields(self, exclude=None):
+        errors: dict[str, list[ValidationError]] = {}
+        try:
+            super().clean_fields(exclude=exclude)
+        except ValidationError as error:
+            errors = error.update_error_dict(errors)
+        for field in text_fields(type(self)):
+            value = getattr(self, field.attname)
+            if (exclude and field.name in exclude) or not isinstance(value, str):
+                continue
+            try:
+                check_text(value, multi_line=is_multi_line(field))
+            except ValidationError as error:
+                errors.setdefault(field.name, []).extend(error.error_list)
+        if errors:
+            raise ValidationError(errors)
+
+
+def relation_fields(model: type[models.Model]) -> list[str]:
+    return [field.name for field in model._meta.concrete_fields if field.is_relation]
+
+
+def validate_row(instance: models.Model, *, fields: Iterable[str] | None = None) -> None:
+    """The field checks of `full_clean()`, without the ones that query the database (related
+    rows, uniqueness, constraints): those the database itself enforces, and a fixture may name
+    a row that is loaded after this one. `fields` limits the checks to those fields, for a row
+    not filled in yet."""
+    model = type(instance)
+    exclude = set(relation_fields(model))
+    if fields is not None:
+        exclude |= {field.name for field in model._meta.concrete_fields} - set(fields)
+    instance.clean_fields(exclude=exclude)
+
+
+def validate_rows(instances: Iterable[models.Model]) -> None:
+    """`validate_row` for rows about to be written by `bulk_create()`, which sends no signal."""
+    for instance in instances:
+        validate_row(instance)
+
+
+def row_problems(instance: models.Model, *, fields: Iterable[str] | None = None) -> list[str]:
+    """What `validate_row` would refuse, as sentences naming each field: for a report, like the
+    BibTeX import's review, rather than an exception."""
+    try:
+        validate_row(instance, fields=fields)
+    except ValidationError as error:
+        return [
+            f"{_label(instance, name)}: {' '.join(messages)}"
+            for name, messages in error.message_dict.items()
+        ]
+    return []
+
+
+def _label(instance: models.Model, name: str) -> str:
+    field = next(
+        (field for field in type(instance)._meta.concrete_fields if field.name == name), None
+    )
+    return str(field.verbose_name) if field else name
+
+
+def refuse_invalid_save(sender, instance, raw=False, **kwargs) -> None:
+    """pre_save receiver: every save of a ValidatedModel runs `validate_row`, raw ones (loaddata)
+    included, so no way in stores what a page cannot show."""
+    if isinstance(instance, ValidatedModel):
+        validate_row(instance)
