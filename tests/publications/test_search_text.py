@@ -14,7 +14,7 @@ def search_text(publication: Publication) -> str:
 
 
 def test_the_search_text_is_the_title_then_each_author_on_a_line():
-    paper = make_publication(title="Klotski:  Efficient\nMemory", authors=["Hang Zhu", "Bo Zhao"])
+    paper = make_publication(title="Klotski:  Efficient   Memory", authors=["Hang Zhu", "Bo Zhao"])
     assert search_text(paper) == "Klotski: Efficient Memory\nHang Zhu\nBo Zhao"
 
 
