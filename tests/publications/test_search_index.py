@@ -61,11 +61,11 @@ def test_the_index_follows_new_renamed_and_deleted_papers_and_authors():
     assert found("zhu") == set() and found("zhao") == {"Ring Buffers"}
 
     # A write no signal sees (a bulk update) reaches the index too.
-    Publication.objects.filter(pk=paper.pk).update(search_text="Queue Theory\nAnn Lee")
-    assert found("ring") == set() and found("queue lee") == {"Ring Buffers"}
+    Publication.objects.filter(pk=paper.pk).update(search_text="Ring Buffers\nAnn Lee")
+    assert found("zhao") == set() and found("ring lee") == {"Ring Buffers"}
 
     paper.delete()
-    assert found("queue") == set()
+    assert found("ring") == set() and found("lee") == set()
 
 
 def test_the_search_index_exists_after_every_migration():
