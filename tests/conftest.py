@@ -1,9 +1,10 @@
 import pytest
-from django.core.management import call_command
-from django.db import transaction
 from hypothesis import HealthCheck, Phase, settings
 
-from config.management.commands.seed import FIXTURES
+# The shared helpers' asserts explain their failures as the tests' own do.
+pytest.register_assert_rewrite("tests.cases", "tests.factories")
+
+from tests.cases import make_editor  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -25,23 +26,9 @@ def _test_settings(settings, tmp_path, request):
     }
 
 
-@pytest.fixture(scope="module")
-def seeded(django_db_setup, django_db_blocker):
-    """The four real profiles, as `make run` loads them, for every test of a module.
-
-    Loaded once per module inside a transaction that is rolled back after its last test, so
-    a module that uses it must use it in every test: put tests that build their own rows with
-    tests/factories.py in another module.
-    """
-    with django_db_blocker.unblock(), transaction.atomic():
-        call_command("loaddata", *FIXTURES, verbosity=0)
-        yield
-        transaction.set_rollback(True)
-
-
 @pytest.fixture
-def editor(django_user_model):
-    return django_user_model.objects.create_superuser("editor", "editor@example.org", "pw-editor-1")
+def editor(db):
+    return make_editor()
 
 
 @pytest.fixture

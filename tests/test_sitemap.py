@@ -19,13 +19,14 @@ def locations(client) -> set[str]:
     return {url.findtext(f"{SITEMAP}loc") for url in root.findall(f"{SITEMAP}url")}
 
 
-def test_the_sitemap_lists_every_public_page_and_no_draft(client):
+def test_the_sitemap_lists_every_public_page_and_no_draft_or_one_line_news(client):
     person = make_person(slug="ada")
     make_person(slug="hidden-person", is_published=False)
     publication = make_publication(slug="paper")
     make_publication(slug="draft-paper", is_published=False)
-    news = make_news(slug="news-item")
-    make_news(slug="draft-news", is_published=False)
+    news = make_news(slug="news-item", body="What happened.")
+    make_news(slug="one-line-news", body=" \n")
+    make_news(slug="draft-news", body="Not yet.", is_published=False)
     site = "http://testserver"
     assert locations(client) == {
         f"{site}/",
@@ -41,7 +42,7 @@ def test_the_sitemap_lists_every_public_page_and_no_draft(client):
 def test_every_page_in_the_sitemap_loads(client):
     make_person()
     make_publication(authors=["Someone"])
-    make_news()
+    make_news(body="A story.")
     for location in locations(client):
         assert client.get(location.removeprefix("http://testserver")).status_code == 200
 

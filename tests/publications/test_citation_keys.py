@@ -88,3 +88,21 @@ def test_keys_in_order_give_each_paper_the_first_free_letter():
         "zhu2023klotskic",
         "anoncache",
     ]
+
+
+def test_a_page_gives_the_same_key_as_an_export_of_the_whole_list():
+    """Keys are stored on the rows: a page showing one paper and an export of all of them read
+    the same key, distinct for every paper."""
+    names = ["Yihao Zhao", "Zhao, Bo", "José Núñez", "Jose Nunez", "张伟", "", "Anon", "Z. Hao"]
+    for number in range(60):
+        authors = [names[number % len(names)]] if names[number % len(names)] else []
+        make_publication(
+            title=f"{'Klotski' if number % 3 else 'A Cache'}",
+            year=2020 + number % 2,
+            authors=authors,
+            slug=f"paper-x{number}",
+        )
+    papers = list(Publication.objects.for_listing())
+    whole = citation_keys(papers)
+    assert len(set(whole.values())) == len(papers)
+    assert {pk: key for paper in papers for pk, key in citation_keys([paper]).items()} == whole

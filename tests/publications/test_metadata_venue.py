@@ -3,9 +3,8 @@
 import pytest
 
 from publications.models import Venue
+from tests.cases import SeededTestCase
 from tests.page_head import PageHead
-
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded")]
 
 
 @pytest.mark.parametrize(
@@ -25,29 +24,29 @@ def venue_label(client, url: str) -> str:
     return html.split("<dt>Venue</dt><dd>", 1)[1].split("</dd>", 1)[0]
 
 
-def test_a_conference_page_names_the_venue_in_full_then_short(client):
-    assert (
-        venue_label(client, "/publications/causalmesh/")
-        == "International Conference on Very Large Data Bases (VLDB)"
-    )
+class SeededVenueLabelTests(SeededTestCase):
+    def test_a_conference_page_names_the_venue_in_full_then_short(self):
+        assert (
+            venue_label(self.client, "/publications/causalmesh/")
+            == "International Conference on Very Large Data Bases (VLDB)"
+        )
 
+    def test_a_venue_whose_full_name_is_its_short_name_is_named_once(self):
+        assert venue_label(self.client, "/publications/vapo/") == "arXiv"
+        assert venue_label(self.client, "/publications/bitcuts/") == "Computer Communications"
+        html = self.client.get("/publications/vapo/").content.decode()
+        assert "arXiv (arXiv)" not in html
 
-def test_a_venue_whose_full_name_is_its_short_name_is_named_once(client):
-    assert venue_label(client, "/publications/vapo/") == "arXiv"
-    assert venue_label(client, "/publications/bitcuts/") == "Computer Communications"
-    html = client.get("/publications/vapo/").content.decode()
-    assert "arXiv (arXiv)" not in html
+    def test_the_json_ld_gives_the_short_name_only_when_it_differs(self):
+        (arxiv,) = PageHead(self.client.get("/publications/vapo/").content.decode()).json_ld
+        assert arxiv["isPartOf"] == {"@type": "CreativeWork", "name": "arXiv"}
+        (vldb,) = PageHead(self.client.get("/publications/causalmesh/").content.decode()).json_ld
+        assert vldb["isPartOf"]["name"] == "International Conference on Very Large Data Bases"
+        assert vldb["isPartOf"]["alternateName"] == "VLDB"
 
-
-def test_the_json_ld_gives_the_short_name_only_when_it_differs(client):
-    (arxiv,) = PageHead(client.get("/publications/vapo/").content.decode()).json_ld
-    assert arxiv["isPartOf"] == {"@type": "CreativeWork", "name": "arXiv"}
-    (vldb,) = PageHead(client.get("/publications/causalmesh/").content.decode()).json_ld
-    assert vldb["isPartOf"]["name"] == "International Conference on Very Large Data Bases"
-    assert vldb["isPartOf"]["alternateName"] == "VLDB"
-
-
-def test_the_bibtex_uses_the_same_label_as_the_page(client):
-    assert "howpublished = {arXiv}" in client.get("/publications/vapo.bib").content.decode()
-    bib = client.get("/publications/causalmesh.bib").content.decode()
-    assert "booktitle = {International Conference on Very Large Data Bases (VLDB)}" in bib
+    def test_the_bibtex_uses_the_same_label_as_the_page(self):
+        assert (
+            "howpublished = {arXiv}" in self.client.get("/publications/vapo.bib").content.decode()
+        )
+        bib = self.client.get("/publications/causalmesh.bib").content.decode()
+        assert "booktitle = {International Conference on Very Large Data Bases (VLDB)}" in bib
