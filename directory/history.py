@@ -9,9 +9,11 @@ rows (CV entries, authors, awards, links) that were deleted with it.
 
 from datetime import timedelta
 
-from django.contrib.admin.utils import quote
-from django.core.exceptions import PermissionDenied
+from django.contrib.admin.utils import quote, unquote
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
 from django.dispatch import Signal
+from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from simple_history.admin import SimpleHistoryAdmin
@@ -32,6 +34,17 @@ class HistoryAdmin(SimpleHistoryAdmin):
         deleted = self.admin_site.admin_view(self.deleted_view)
         name = f"{self.opts.app_label}_{self.opts.model_name}_deleted"
         return [path("deleted/", deleted, name=name), *super().get_urls()]
+
+    def history_view(self, request, object_id, extra_context=None):
+        # django-simple-history filters by the id as typed before it looks for the object, so
+        # "abc" raised ValueError (a 500) where Django's own views answer "not found".
+        readable_id(self.opts.pk, object_id)
+        return super().history_view(request, object_id, extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        readable_id(self.opts.pk, object_id)
+        readable_id(self.model.history.model._meta.pk, version_id)
+        return super().history_form_view(request, object_id, version_id, extra_context)
 
     def admin_url(self, view: str, *args) -> str:
         name = f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_{view}"
@@ -108,3 +121,11 @@ class HistoryAdmin(SimpleHistoryAdmin):
                 if record.instance.pk not in existing:
                     record.instance.save()
                     existing.add(record.instance.pk)
+
+
+def readable_id(field: models.Field, value: str) -> None:
+    """Http404 unless `value`, as the admin quotes it in addresses, can be a value of `field`."""
+    try:
+        field.get_prep_value(field.to_python(unquote(value)))
+    except (ValidationError, ValueError, TypeError):
+        raise Http404("No such object.") from None
