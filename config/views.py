@@ -24,6 +24,7 @@ from config.context_processors import current_lab
 from directory.charts import year_chart
 from directory.documents import pdf_from_html
 from directory.filters import SearchField
+from directory.site_cache import cached
 from news.filters import search_news
 from news.models import NewsItem
 from people.filters import search_groups, search_people
@@ -74,24 +75,36 @@ def profile(request, slug):
     them by year, their co-authors and news."""
     person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
     publications = Publication.objects.published().authored_by(person)
-    per_year = publications.count_per_year()
+    # Aggregates over every paper of the person (thousands for a prolific member of a
+    # department), and the selection, which sorts all of them to find the first few: kept,
+    # with the selection's "Cite" blocks, until the next change.
+    per_year, coauthors, selected = cached(
+        "profile-aggregates",
+        person.pk,
+        lambda: (
+            publications.count_per_year(),
+            list(publications.coauthors_of(person)),
+            exports.with_citations(
+                publications.for_listing().order_by(
+                    "-is_featured", F("year").desc(nulls_last=True), "title"
+                )[:PROFILE_SELECTED]
+            ),
+        ),
+    )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
-    selected = publications.for_listing().order_by(
-        "-is_featured", F("year").desc(nulls_last=True), "title"
-    )[:PROFILE_SELECTED]
     return render(
         request,
         "people/person_detail.html",
         {
             "person": person,
-            "publications": exports.with_citations(selected),
+            "publications": selected,
             "publication_count": sum(per_year.values()),
             "all_publications_url": all_of_them,
             "chart": year_chart(
                 per_year,
                 link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
             ),
-            "coauthors": publications.coauthors_of(person),
+            "coauthors": coauthors,
             "external_coauthors": publications.external_coauthors()[:PROFILE_COLLABORATORS],
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
         },
@@ -161,7 +174,7 @@ def group(request, slug):
         for role, rows in groupby(by_role, key=lambda membership: membership.role)
     ]
     publications = Publication.objects.published().of_groups(group).for_listing()
-    listing = listing_context(request, publications, without=("group",))
+    listing = listing_context(request, publications, scope=("group", group.pk), without=("group",))
     # Its exports and feed are the publication list's, narrowed to the group.
     scoped = QueryDict(mutable=True)
     scoped["group"] = group.slug
@@ -214,13 +227,19 @@ def publication(request, slug):
         Publication.objects.visible_to(request.user).for_listing(), slug=slug
     )
     members = publication.published_members
-    related = list(
-        Publication.objects.published()
-        .for_listing()
-        .authored_by(members)
-        .exclude(pk=publication.pk)[:RELATED_PUBLICATIONS]
+    # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
+    # kept, with their "Cite" blocks, until the next change.
+    related = cached(
+        "related-publications",
+        publication.pk,
+        lambda: exports.with_citations(
+            Publication.objects.published()
+            .for_listing()
+            .authored_by(members)
+            .exclude(pk=publication.pk)[:RELATED_PUBLICATIONS]
+        ),
     )
-    exports.with_citations([publication, *related])  # one query for every key
+    exports.with_citations([publication])
     return render(
         request,
         "publications/publication_detail.html",

@@ -50,8 +50,10 @@ from publications.bibtex_limits import (
     concatenated_parts,
     within_bounds,
 )
+from publications.citation_keys import refresh_citation_key
 from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
+from publications.search import refresh_search_text
 from publications.services import author_name_index
 
 # Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
@@ -813,6 +815,9 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
     ]
     validate_rows(authorships)  # bulk_create sends no pre_save: the models' checks run here
     Authorship.objects.bulk_create(authorships)
+    # nor post_save, which would do these
+    refresh_citation_key(publication.pk)
+    refresh_search_text(publication.pk)
     if entry.url:
         is_pdf = entry.url.lower().endswith(".pdf")
         PublicationLink.objects.create(

@@ -20,7 +20,7 @@ from directory.filters import (
     canonical_choice,
 )
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
-from directory.text import NAME_BREAKS, word_start
+from directory.text import word_start
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.models import (
     TITLE_SEARCH_VECTOR,
@@ -29,6 +29,7 @@ from publications.models import (
     PublicationAward,
     Venue,
 )
+from publications.search import full_text_candidates
 
 # A facet shows this many options, most papers first, and folds the rest under "Show all N".
 FACET_SHOWN = 5
@@ -73,18 +74,25 @@ def search_publications(queryset, name, value):
 
     On PostgreSQL titles also match by full-text search with English stemming, so "caching"
     finds "Cache" (GIN index: publications/migrations/0002). Names have no stems.
+
+    Both are read from the paper's stored search text (publications/search.py: the title, then
+    a name per line), so each word is one condition on one column: one scan of one table on
+    SQLite, and on PostgreSQL an OR of a trigram index (migration 0011) and the full-text index
+    that the planner can combine, instead of a scan of every author row for each word. On
+    SQLite an FTS5 index narrows the rows the patterns read (publications/search.py).
     """
     full_text = connection.vendor == "postgresql"
     if full_text:
         queryset = queryset.annotate(title_search=TITLE_SEARCH_VECTOR)
     for word in value.split():
-        by_author = Authorship.objects.filter(word_start("name", word, breaks=NAME_BREAKS))
-        by_author = by_author.values("publication")
-        in_title = word_start("title", word)
+        # A name starts a line of the text, so the title's word breaks find names' words too.
+        match = word_start("search_text", word)
         if full_text:
             # Stems widen the match; word starts keep stop words and prefixes working.
-            in_title |= Q(title_search=SearchQuery(word, config="english"))
-        queryset = queryset.filter(in_title | Q(pk__in=by_author))
+            match |= Q(title_search=SearchQuery(word, config="english"))
+        queryset = queryset.filter(match)
+        if (candidates := full_text_candidates(word)) is not None:
+            queryset = queryset.filter(candidates)
     return queryset
 
 

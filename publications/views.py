@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 
 from directory.charts import year_chart
 from directory.pagination import paginate
+from directory.site_cache import cached
 from publications import exports
 from publications.filters import (
     PublicationFilter,
@@ -35,19 +36,33 @@ def index(request):
     )
 
 
-def listing_context(request, publications, *, without: tuple[str, ...] = ()) -> dict:
+def listing_context(
+    request, publications, *, scope: object = None, without: tuple[str, ...] = ()
+) -> dict:
     """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
     chart: what /publications/ shows, and a group's page shows of its papers
-    (config/views.py)."""
+    (config/views.py). `scope` names what narrowed `publications` (a group), for the cache."""
     filterset = PublicationFilter(request.GET, queryset=publications, without=without)
-    page = paginate(request, filterset.qs, per_page=PER_PAGE)
+    filterset.form.is_valid()
+    # Counted once per filter until the next change, for every page of it: at 200,000 papers
+    # the count, the facets, the award count and the years read most of the table.
+    count, facet_options, awards, years = cached(
+        "publication-counts",
+        (scope, without, sorted(filterset.form.cleaned_data.items())),
+        lambda: (
+            filterset.qs.count(),
+            facets(filterset),
+            award_count(filterset),
+            year_counts(filterset),
+        ),
+    )
+    page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
     page.object_list = exports.with_citations(page.object_list)
-    years = year_counts(filterset)
     return {
         "filterset": filterset,
         "page": page,
-        "facets": facets(filterset),
-        "award_count": award_count(filterset),
+        "facets": facet_options,
+        "award_count": awards,
         "year_options": year_options(filterset, years),
         "year_controls": [
             ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
@@ -72,15 +87,16 @@ def export(request, format):
     ignore (and say so) is refused here: a file cannot say it, and would hold the wrong papers.
     """
     filterset = PublicationFilter(
-        request.GET, queryset=Publication.objects.published().for_listing()
+        request.GET, queryset=Publication.objects.published().for_export()
     )
     if ignored := filterset.ignored_values():
         return plain_text("\n".join(ignored), status=400)
-    publications = list(filterset.qs[: EXPORT_MAX_ROWS + 1])
-    if len(publications) > EXPORT_MAX_ROWS:
+    # Counted first: a refusal reads no row, and a department's 200,000 papers are not loaded.
+    if filterset.qs.count() > EXPORT_MAX_ROWS:
         return plain_text(
             f"More than {EXPORT_MAX_ROWS} publications match: narrow the filters.", status=400
         )
+    publications = list(filterset.qs)
     base_url = request.build_absolute_uri("/").removesuffix("/")
     match format:
         case "bib":

@@ -9,9 +9,16 @@ from tests.cases import make_editor  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def _test_settings(settings, tmp_path):
+def _test_settings(settings, tmp_path, request):
     """Uploads go to a temporary folder; static files need no collectstatic step; passwords
-    hash fast (tests make many logins)."""
+    hash fast (tests make many logins); each test has a cache of its own, so no page cached
+    in one test is served in another (directory/site_cache.py)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{request.node.nodeid}",
+        }
+    }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.STORAGES = {

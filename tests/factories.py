@@ -37,15 +37,15 @@ def make_publication(*, authors=(), **fields) -> Publication:
     number = next(_numbers)
     fields = {"title": f"Paper {number}", "slug": f"paper-{number}", "year": 2024, **fields}
     publication = Publication.objects.create(**fields)
-    Authorship.objects.bulk_create(
-        Authorship(
+    # One save each, as the admin does: the first author's save gives the paper its key.
+    for position, author in enumerate(authors, start=1):
+        Authorship.objects.create(
             publication=publication,
             position=position,
             name=author.name if isinstance(author, Person) else author,
             person=author if isinstance(author, Person) else None,
         )
-        for position, author in enumerate(authors, start=1)
-    )
+    publication.refresh_from_db(fields=["citation_key"])
     return publication
 
 
