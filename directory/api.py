@@ -162,11 +162,17 @@ def with_current_choices(schema: dict) -> dict:
             for parameter_schema in operation.get("parameters", []):
                 filter_ = filters.get(parameter_schema["name"])
                 choices = filter_.extra.get("choices") if filter_ is not None else None
-                if not choices:
+                if callable(choices):  # read when asked, as the department's groups and areas
+                    choices = choices()
+                if choices is None:
                     continue
                 values = [str(value) for value, _label in choices]
                 target = parameter_schema["schema"]
                 if "items" in target:
+                    if not values:
+                        # Nothing to choose yet (a lab with no research areas): no value is valid.
+                        target["maxItems"] = 0
+                        continue
                     target = target["items"]
                 elif not filter_.extra.get("required"):
                     # A one-value filter left empty is "any", as the page's "Everyone" sends.

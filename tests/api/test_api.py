@@ -55,7 +55,7 @@ class SeededApiTests(SeededTestCase):
             "hao-zhang",
         ]
         assert data["results"][0]["role_group"]["slug"] == "research-scientists"
-        filtered = self.client.get("/api/people/?group=phd-students").json()
+        filtered = self.client.get("/api/people/?role=phd-students").json()
         assert [person["slug"] for person in filtered["results"]] == ["zerui-wang"]
 
     def test_a_person_has_their_cv_sections_with_dates_at_their_precision(self):

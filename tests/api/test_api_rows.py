@@ -85,12 +85,13 @@ def test_each_list_runs_a_fixed_number_of_queries(client, rows):
     member = paper.authorships.order_by("position").first().person.slug
     query = f"venue={paper.venue.short_name}&year={paper.year}&author={member}&q=paper"
     expected = {
-        # venue choices, member choices, count, rows, authors with their people, awards,
-        # links, one aggregate per facet (venue, type, member), the years, the award count
-        "/api/publications/": 12,
-        f"/api/publications/?{query}": 12,
-        # group choices, count, rows with their groups, their links (for_directory)
-        "/api/people/": 4,
+        # venue choices, member choices, research group and area choices, count, rows, authors
+        # with their people, awards, links, one aggregate per facet (venue, type, member), the
+        # years, the award count
+        "/api/publications/": 14,
+        f"/api/publications/?{query}": 14,
+        # role, research group and area choices, count, rows with their groups, their links
+        "/api/people/": 6,
         # count, rows with their counts
         "/api/venues/": 2,
         # year choices, person choices, count, rows, their people
@@ -101,8 +102,9 @@ def test_each_list_runs_a_fixed_number_of_queries(client, rows):
 
 @pytest.mark.parametrize("rows", [5, 50])
 def test_each_object_runs_a_fixed_number_of_queries(client, rows):
-    """A paper: itself with venue, authors, awards, links, and the papers that could share its
-    citation key. A person: themselves with group, six CV prefetches. A news item: itself,
+    """A paper: itself with venue, authors, awards, links (its citation key is stored on it).
+    A person: themselves with group, six CV prefetches, the profile's five department
+    prefetches (the API reads the profile's own query). A news item: itself,
     its people, its papers. A venue: itself with its count."""
     person = make_person()
     venue = make_venue()
@@ -111,7 +113,7 @@ def test_each_object_runs_a_fixed_number_of_queries(client, rows):
     for _ in range(rows):
         item.people.add(make_person())
         item.publications.add(make_publication(venue=venue, authors=[person]))
-    assert count_queries(client, f"/api/publications/{publication.slug}/") == 5
-    assert count_queries(client, f"/api/people/{person.slug}/") == 7
+    assert count_queries(client, f"/api/publications/{publication.slug}/") == 4
+    assert count_queries(client, f"/api/people/{person.slug}/") == 12
     assert count_queries(client, f"/api/news/{item.slug}/") == 3
     assert count_queries(client, f"/api/venues/{venue.short_name}/") == 1
