@@ -6,10 +6,13 @@
     .venv/bin/python benchmarks/http.py --sizes 20000 --wrk-duration 20 --output before.json
 
 For each size it generates the data set (benchmarks/dataset.py, seeded), counts each page's
-queries in-process with Django's test client, saves each page's body as a static file, then
-serves the data with gunicorn (2 sync workers) and times every page over fresh connections, one
-request at a time, in turn with two baselines served by the same gunicorn: the page's saved
-copy through whitenoise, and a bare Django view. Last, wrk loads /publications/ and the baselines.
+queries in-process with Django's test client (page cache off), saves each page's body as a
+static file, then serves the data with two gunicorns (2 sync workers each): one with the site's
+page cache off (SITE_CACHE=0), one as deployed, with it on. It times every page over fresh
+connections, one request at a time: uncached, in turn with two baselines served by the same
+gunicorn (the page's saved copy through whitenoise, and a bare Django view); then cached; then
+the conditional request with the cached answer's ETag, in turn with whitenoise's 304 for the
+copy. Last, wrk loads the baselines and /publications/, cached and uncached.
 
 Cold is the first request for a page after a fresh server start with the caches cleared (one
 sample per start, --cold-starts starts); warm is after --warmup repeats. p95 is the nearest
@@ -72,7 +75,7 @@ PAGES = [
     "/news/",
     "/",
 ]
-# Loaded by wrk, beside the bare view and the static copy of the first of these.
+# Loaded by wrk, cached and uncached, beside the bare view and the static copy of the first.
 WRK_PAGES = ["/publications/"]
 
 BARE_URL = "/__bench__/bare/"
@@ -214,6 +217,8 @@ def base_environment(workspace: Path) -> dict[str, str]:
         DEBUG="0",
         DJANGO_ENV="development",
         STATIC_ROOT=str(workspace / "static"),
+        # The site's page cache as one machine's app servers share it: a folder, this run's own.
+        CACHE_URL=os.environ.get("BENCH_CACHE_URL") or f"file://{workspace / 'cache'}",
         BENCH_WORKSPACE=str(workspace),
         # Never used to connect: the parent needs a valid URL to load the settings.
         DATABASE_URL=f"sqlite:///{workspace / 'unused.sqlite3'}",
@@ -399,7 +404,7 @@ def measure(*, size: int, arguments: argparse.Namespace) -> dict:
     environment = {**os.environ, "BENCH_COPIES_ROOT": str(copies)}
     samples = {page["url"]: [] for page in pages}
     started = time.perf_counter()
-    server = None
+    server = uncached = None
     try:
         for start in range(arguments.cold_starts):
             clear_caches()
@@ -413,23 +418,26 @@ def measure(*, size: int, arguments: argparse.Namespace) -> dict:
             page["cold"] = samples[page["url"]]
 
         started = time.perf_counter()
+        uncached = Server({**environment, "SITE_CACHE": "0"}, copies)
         for page in pages:
-            measure_page(server, page, arguments)
+            measure_page(server, uncached, page, arguments)
         phases["warm"] = time.perf_counter() - started
 
         started = time.perf_counter()
-        loads = [(BARE_URL, "bare view")]
-        loads += [(pages[0]["copy"], f"static copy of {pages[0]['url']}")]
-        loads += [(page.format(**values), page) for page in WRK_PAGES]
+        loads = [(server, BARE_URL, "bare view")]
+        loads += [(server, pages[0]["copy"], f"static copy of {pages[0]['url']}")]
+        loads += [(server, page.format(**values), f"{page} cached") for page in WRK_PAGES]
+        loads += [(uncached, page.format(**values), f"{page} uncached") for page in WRK_PAGES]
         wrk = [
-            {"url": url, "label": label, **run_wrk(server.port, url, arguments)}
-            for url, label in loads
+            {"url": url, "label": label, **run_wrk(target.port, url, arguments)}
+            for target, url, label in loads
         ]
         phases["wrk"] = time.perf_counter() - started
         load.append(round(os.getloadavg()[0], 2))
     finally:
-        if server:
-            server.stop()
+        for running in (server, uncached):
+            if running:
+                running.stop()
         shutil.rmtree(copies, ignore_errors=True)
     return {
         "size": size,
@@ -455,10 +463,13 @@ def count_queries_and_save_copies(pages: list[dict], copies: Path) -> None:
     """Renders each page in-process twice: the first answer becomes its static copy, the second
     is counted (the first may include one-off work such as creating the Lab row)."""
     from django.db import connection
-    from django.test import Client
+    from django.test import Client, override_settings
     from django.test.utils import CaptureQueriesContext
 
     client = Client()
+    # The work each page does when it is rendered, not a cached answer's (none).
+    uncached = override_settings(SITE_CACHE=False)
+    uncached.enable()
     folder = copies / COPY_PREFIX.strip("/")
     folder.mkdir(parents=True)
     for number, page in enumerate(pages):
@@ -470,6 +481,7 @@ def count_queries_and_save_copies(pages: list[dict], copies: Path) -> None:
         with CaptureQueriesContext(connection) as queries:
             client.get(page["url"])
         page["queries"] = len(queries)
+    uncached.disable()
 
 
 def clear_caches() -> None:
@@ -481,9 +493,11 @@ def clear_caches() -> None:
         cache.clear()
 
 
-def measure_page(server: "Server", page: dict, arguments) -> None:
-    """Times the page, its static copy and the bare view in turn, request by request, so that
-    other work on the machine weighs on the page and on its baselines alike."""
+def measure_page(server: "Server", uncached: "Server", page: dict, arguments) -> None:
+    """Times the page uncached, with its static copy and the bare view in turn, request by
+    request, so that other work on the machine weighs on the page and its baselines alike; then
+    cached; then revalidated with the cached answer's validators, in turn with whitenoise's
+    revalidation of the copy."""
     first = server.get(page["url"])
     page["status"] = first.status
     page["bytes"] = first.size
@@ -493,9 +507,10 @@ def measure_page(server: "Server", page: dict, arguments) -> None:
         if name in first.headers
     }
     page["warm"], page["static"], page["bare"] = interleaved(
-        server, [(page["url"], None), (page["copy"], None), (BARE_URL, None)], arguments
+        uncached, [(page["url"], None), (page["copy"], None), (BARE_URL, None)], arguments
     )
-    # Revalidation with the first answer's validators, beside whitenoise's for the copy.
+    (page["cached"],) = interleaved(server, [(page["url"], None)], arguments)
+    page["cache_header"] = server.get(page["url"]).headers.get("X-Site-Cache")
     copy_validators = revalidating(server.get(page["copy"]))
     page_validators = revalidating(first)
     if page_validators:
@@ -707,11 +722,13 @@ def print_report(report: dict) -> None:
     )
     print(
         f"Milliseconds per request on a fresh loopback connection. Cold: the first request "
-        f"after a server start, {options['cold_starts']} starts. Warm: up to "
-        f"{options['repeats']} requests after {options['warmup']}. 304: the same request with "
-        f"the first answer's validators (status, and time over whitenoise's 304 for the copy). "
-        f"×static and ×bare: warm median over the median of the page's saved copy served by "
-        f"whitenoise, and of a bare Django view, timed in turn with the page.\n"
+        f"after a server start with the caches emptied, {options['cold_starts']} starts. "
+        f"Uncached: up to {options['repeats']} requests after {options['warmup']}, from a server "
+        f"with the page cache off (SITE_CACHE=0). Cached: the same from the server as deployed "
+        f"(a cache hit: no query). 304: the same request with the first answer's ETag (status, "
+        f"and time over whitenoise's 304 for the copy). ×static and ×bare: uncached median over "
+        f"the median of the page's saved copy served by whitenoise, and of a bare Django view, "
+        f"timed in turn with the page.\n"
     )
     rows = []
     for index, page in enumerate(PAGES):
@@ -725,7 +742,7 @@ def print_report(report: dict) -> None:
                 revalidated = f"{ms(answer)} ({entry['conditional']['status']}"
                 if entry["static_conditional"]:
                     whitenoise = median(entry["static_conditional"]["samples"])
-                    revalidated += f", {ratio(answer / whitenoise)} whitenoise's"
+                    revalidated += f", {ratio(answer / whitenoise)}"
                 revalidated += ")"
             rows.append(
                 [
@@ -738,18 +755,20 @@ def print_report(report: dict) -> None:
                     ms(p95(entry["cold"])),
                     ms(median(entry["warm"])),
                     ms(p95(entry["warm"])),
+                    ms(median(entry["cached"])) if entry.get("cached") else "–",
                     revalidated,
                     ratio(median(entry["warm"]) / median(entry["static"])),
                     ratio(median(entry["warm"]) / median(entry["bare"])),
                 ]
             )
     header = ["page", "papers", "status", "KB", "queries", "cold median", "cold p95"]
-    header += ["warm median", "warm p95", "304", "×static", "×bare"]
+    header += ["uncached median", "uncached p95", "cached median", "304 (×whitenoise)"]
+    header += ["×static", "×bare"]
     print(table(header, rows))
 
     if len(sizes) > 1:
         small, large = sizes[0], sizes[-1]
-        print(f"\nWarm medians by size, and the ratio {large['size']:,} / {small['size']:,}:\n")
+        print(f"\nUncached medians by size, and the ratio {large['size']:,} / {small['size']:,}:\n")
         rows = []
         for index, page in enumerate(PAGES):
             entries = [result["pages"][index] for result in sizes]
@@ -760,7 +779,12 @@ def print_report(report: dict) -> None:
             row.append(ratio(median(entries[-1]["cold"]) / median(entries[0]["cold"])))
             row.append(ratio(median(entries[-1]["warm"]) / median(entries[0]["warm"])))
             rows.append(row)
-        header = ["page", *(f"{result['size']:,}" for result in sizes), "ratio cold", "ratio warm"]
+        header = [
+            "page",
+            *(f"{result['size']:,}" for result in sizes),
+            "ratio cold",
+            "ratio uncached",
+        ]
         print(table(header, rows))
 
     print("\nBaselines (warm median, ms):\n")

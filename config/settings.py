@@ -4,7 +4,9 @@ Every value an operator may change comes from an environment variable; a malform
 start-up with a message that names the variable, rather than running with a guess.
 """
 
+import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -58,13 +60,55 @@ def env_database(name: str, default: str) -> dj_database_url.DBConfig:
             f"{name}={value!r} is not a database URL: use sqlite:///path/to/file.sqlite3 "
             "or postgres://user:password@host:port/name."
         )
+    # A PostgreSQL connection costs a server process and its start-up, several milliseconds:
+    # more than a cached page. Each app server process keeps its own open (health-checked
+    # before reuse) unless told otherwise; SQLite opens a file, which costs next to nothing.
+    server = not value.startswith("sqlite:")
     try:
-        config = dj_database_url.parse(value, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0))
+        config = dj_database_url.parse(
+            value,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 600 if server else 0),
+            conn_health_checks=server,
+        )
     except ValueError as error:
         raise ImproperlyConfigured(f"{name}={value!r} cannot be read: {error}") from None
     if config["ENGINE"] == "django.db.backends.sqlite3" and config["NAME"] in ("", ":memory:"):
         raise ImproperlyConfigured(f"{name}={value!r} names no SQLite file.")
     return config
+
+
+def env_cache(name: str, default: str, *, key_prefix: str) -> dict:
+    """CACHE_URL: redis://host:port/db (several app servers share it), file:///folder (the app
+    servers of one machine), locmem:// (one process only) or dummy:// (nothing kept)."""
+    value = os.environ.get(name) or default
+    scheme, _, rest = value.partition("://")
+    common = {"KEY_PREFIX": key_prefix}
+    if scheme in ("redis", "rediss", "unix"):
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": value,
+            **common,
+        }
+    if scheme == "file" and rest.startswith("/"):
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": rest,
+            # A page per filter combination: the default 300 entries would keep few of them.
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 20_000)},
+            **common,
+        }
+    if scheme == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": rest,
+            **common,
+        }
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a cache URL: use redis://host:port/0, file:///path/to/folder, "
+        "locmem:// or dummy://."
+    )
 
 
 DEBUG = env_bool("DEBUG", default=False)
@@ -100,9 +144,12 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "config.apps.StaticFiles",
     "django.contrib.sitemaps",
     "django_filters",
+    # The JSON API (config/api.py); listed so its docs use its own static files, not a CDN.
+    "ninja",
+    "corsheaders",
     "axes",
     "simple_history",
     "django_tasks",
@@ -117,7 +164,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # CORS headers for /api/ only (CORS_URLS_REGEX), before anything that may answer first.
+    "corsheaders.middleware.CorsMiddleware",
+    # Errors under /api/ as JSON, whichever middleware or view made them.
+    "config.middleware.ApiJsonErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before sessions and the views: a 304 or a cached page costs one or two cache reads.
+    "directory.site_cache.SiteCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -150,7 +203,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "directory.context_processors.lab",
+                "config.context_processors.lab",
             ],
         },
     },
@@ -170,6 +223,43 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The public pages are kept whole in this cache, keyed by a site-wide change stamp that any save
+# moves (directory/site_cache.py). By default a folder of files, which the app server processes
+# of one machine share; with several machines, a Redis server they all use (CACHE_URL=redis://).
+# Keys are prefixed by the database, so two sites sharing a cache server never mix pages.
+_database = DATABASES["default"]
+CACHES = {
+    "default": env_cache(
+        "CACHE_URL",
+        "file://" + str(Path(tempfile.gettempdir()) / "lab-directory-cache"),
+        key_prefix=hashlib.sha256(
+            f"{_database.get('HOST')}:{_database.get('PORT')}/{_database['NAME']}".encode()
+        ).hexdigest()[:10],
+    )
+}
+# SITE_CACHE=0 renders every page every time, and sends no ETag (for measuring, debugging);
+# the aggregates pages share (facet counts, co-authors) stay cached per stamp.
+SITE_CACHE = env_bool("SITE_CACHE", default=True)
+# Seconds a page stays cached; a save makes it unreachable long before.
+SITE_CACHE_TIMEOUT = env_int("SITE_CACHE_TIMEOUT", 24 * 3600)
+# Pages each app server process also keeps in its own memory, most recently used (about
+# 200 KB each), so that a cache hit costs no file or network read.
+SITE_CACHE_LOCAL_PAGES = env_int("SITE_CACHE_LOCAL_PAGES", 100)
+SITE_CACHE_EXCLUDED_PATHS = ["/admin/", "/healthz", os.environ.get("MEDIA_URL", "/media/")]
+# Rows no public page shows: saving them (a login, a session, a queued task) keeps the stamp.
+SITE_CACHE_IGNORED_MODELS = [
+    "sessions",
+    "admin",
+    "auth",
+    "contenttypes",
+    "axes",
+    "django_tasks",
+    "django_tasks_database",
+    "publications.BibtexImport",
+]
+# The code's version in every ETag and cache key; computed from the source when empty.
+SITE_RELEASE = os.environ.get("SITE_RELEASE", "")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -242,6 +332,13 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 X_FRAME_OPTIONS = "DENY"
+
+# Any site may read the API from a browser (a department page listing a lab's papers): GET
+# only, without cookies, and nothing outside /api/.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_CREDENTIALS = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"

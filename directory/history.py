@@ -170,7 +170,11 @@ class HistoryAdmin(SimpleHistoryAdmin):
         snapshot = versions.snapshot_of(record)
         request.history_version = record
         request.history_snapshot = snapshot
-        parts = versions.parts_in_words(self.model, snapshot.parts) if snapshot else []
+        parts = (
+            versions.parts_in_words(self.model, snapshot.parts, parent=record.instance)
+            if snapshot
+            else []
+        )
         context = {
             "version_parts": parts,
             "part_names": [name.lower() for name, _ in parts],
@@ -208,11 +212,24 @@ class HistoryAdmin(SimpleHistoryAdmin):
         super().save_model(request, obj, form, change)
         snapshot = request.history_snapshot
         if snapshot is not None:
-            versions.restore_parts(obj, snapshot.parts)
+            parts = snapshot.parts if recovering else self.parts_edited_here(snapshot.parts)
+            versions.restore_parts(obj, parts)
             if recovering:
                 versions.restore_links(obj, snapshot.links)
         elif recovering:
             self.recover_inline_rows(obj)
+
+    def parts_edited_here(self, parts: dict) -> dict:
+        """The parts of a snapshot that this page edits (its inlines): a revert restores those.
+        Rows edited on pages of their own (a person's memberships, the advising rows naming
+        them) stay as they are; only a recovery brings them back, since the deletion took them.
+        """
+        inline_models = {inline.model for inline in self.inlines}
+        return {
+            relation.get_accessor_name(): parts[relation.get_accessor_name()]
+            for relation in versions.part_relations(self.model)
+            if relation.related_model in inline_models and relation.get_accessor_name() in parts
+        }
 
     def keep_existing_files(self, request, obj) -> None:
         """A version may name a photo whose file was deleted when it was replaced: the file

@@ -2,9 +2,12 @@ from django.core.paginator import InvalidPage, Page, Paginator
 from django.http import Http404
 
 
-def paginate(request, queryset, *, per_page: int) -> Page:
-    """The page the query string asks for; a page that does not exist is a 404."""
+def paginate(request, queryset, *, per_page: int, count: int | None = None) -> Page:
+    """The page the query string asks for; a page that does not exist is a 404. `count`, when
+    known (cached), spares the COUNT query over every matching row."""
     paginator = Paginator(queryset, per_page)
+    if count is not None:
+        paginator.count = count
     try:
         return paginator.page(request.GET.get("page") or 1)
     except InvalidPage:

@@ -23,10 +23,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.apps import apps
 from django.core import serializers
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models.signals import pre_delete
 from django.dispatch import receiver
@@ -226,6 +227,13 @@ def restore_links(obj, links: dict) -> None:
             for row in related._default_manager.filter(pk__in=pks, **{attname: None}):
                 setattr(row, attname, obj.pk)
                 row.save(update_fields=[attname])
+        elif isinstance(relation, models.ManyToManyRel):
+            # Added from each row's side, so the row's own history records the link it gets
+            # back: django-simple-history records an add from this side as a version of `obj`
+            # made with the row's model's settings (its excluded fields), which may not fit.
+            name, linking = relation.field.name, cast(Any, relation.related_model)
+            for row in linking._default_manager.filter(pk__in=pks):
+                getattr(row, name).add(obj)
         else:
             manager = getattr(obj, accessor)
             manager.add(*manager.model._default_manager.filter(pk__in=pks))
@@ -316,8 +324,23 @@ def _label(model_field) -> str:
     return name[:1].upper() + name[1:]
 
 
-def _row_objects(rows: list[dict]) -> dict:
-    return {item.object.pk: item.object for item in serializers.deserialize("python", rows)}
+def _row_objects(rows: list[dict], *, parent=None, field=None) -> dict:
+    """The rows of a snapshot as model instances; given `parent`, each row's `field` is that
+    object itself, which may no longer be stored (a deleted object's version)."""
+    objects = {}
+    for item in serializers.deserialize("python", rows):
+        if parent is not None:
+            setattr(item.object, field.name, parent)
+        objects[item.object.pk] = item.object
+    return objects
+
+
+def _text(row) -> str:
+    """A row as the admin names it; a name made from a row deleted since cannot be read."""
+    try:
+        return str(row)
+    except ObjectDoesNotExist:
+        return f"a {row._meta.verbose_name} of a deleted row"
 
 
 def part_changes(model: Any, newer: dict, older: dict, labels: Labels) -> list[str]:
@@ -345,10 +368,10 @@ def part_changes(model: Any, newer: dict, older: dict, labels: Labels) -> list[s
                     labels.want(model_field.related_model, getattr(row, model_field.attname))
         for pk, row in after.items():
             if pk not in before:
-                changes.append(f"{name}: added “{row}”")
+                changes.append(f"{name}: added “{_text(row)}”")
         for pk, row in before.items():
             if pk not in after:
-                changes.append(f"{name}: removed “{row}”")
+                changes.append(f"{name}: removed “{_text(row)}”")
         for pk, row in after.items():
             if pk not in before:
                 continue
@@ -357,14 +380,15 @@ def part_changes(model: Any, newer: dict, older: dict, labels: Labels) -> list[s
                 new = getattr(row, model_field.attname)
                 if old != new:
                     changes.append(
-                        f"{name}, “{before[pk]}”: {_label(model_field)}: "
+                        f"{name}, “{_text(before[pk])}”: {_label(model_field)}: "
                         f"{describe(model_field, old, labels)} → "
                         f"{describe(model_field, new, labels)}"
                     )
         common_before = [pk for pk in before if pk in after]
         common_after = [pk for pk in after if pk in before]
         if common_before != common_after:
-            changes.append(f"{name}: new order: " + ", ".join(str(row) for row in after.values()))
+            order = ", ".join(_text(row) for row in after.values())
+            changes.append(f"{name}: new order: {order}")
     return changes
 
 
@@ -373,10 +397,17 @@ def _label_plural(model: Any) -> str:
     return name[:1].upper() + name[1:]
 
 
-def parts_in_words(model: Any, parts: dict) -> list[tuple[str, list[str]]]:
-    """(section, its rows) of a version's parts, for the page that shows the version."""
+def parts_in_words(model: Any, parts: dict, *, parent) -> list[tuple[str, list[str]]]:
+    """(section, its rows) of a version's parts, for the page that shows the version of
+    `parent` (the object as that version has it)."""
     return [
-        (_label_plural(relation.related_model), [str(row) for row in _row_objects(rows).values()])
+        (
+            _label_plural(relation.related_model),
+            [
+                _text(row)
+                for row in _row_objects(rows, parent=parent, field=relation.field).values()
+            ],
+        )
         for relation in part_relations(model)
         if (rows := parts.get(relation.get_accessor_name())) is not None
     ]

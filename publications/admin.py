@@ -16,8 +16,10 @@ from directory.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTa
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from directory.versions import record_snapshot
+from people.names import normalize_name
 from publications.bibtex import Review, VenueIndex, parse_bibtex, review_bibliography
 from publications.bibtex_jobs import AlreadyConfirmed, confirm_import, record_review, run_import
+from publications.citation_keys import refresh_citation_key
 from publications.forms import BibtexImportForm
 from publications.models import (
     Authorship,
@@ -27,11 +29,11 @@ from publications.models import (
     PublicationLink,
     Venue,
 )
+from publications.search import refresh_search_text
 from publications.services import (
     answer_proposal,
-    link_authors_to_members,
-    match_member,
-    member_name_index,
+    author_name_index,
+    link_authors,
 )
 from publications.tasks import run_bibtex_import
 
@@ -40,6 +42,8 @@ from publications.tasks import run_bibtex_import
 STATUS_REFRESH_SECONDS = 2
 # Rows of each kind the editors' index lists as waiting for them.
 WAITING_LISTED = 20
+# The author row's pickers of who the author is, with what each says while empty.
+AUTHOR_PICKERS = {"person": "Lab member (if any)", "external": "External person (if any)"}
 
 
 class VenueForm(forms.ModelForm):
@@ -75,12 +79,13 @@ class VenueAdmin(HistoryAdmin):
 
 
 class MemberAuthorshipFormSet(OrderedRowFormSet):
-    """Who may link an author row to which profile.
+    """Who may link an author row to which profile or record.
 
     A member links rows to themselves, and may take a row off their own profile; it then
     stays off (`link_declined`), whatever the next save links by name. A member naming
     another member proposes the link to them (`proposed_person`): which papers a profile
-    lists is its owner's decision, or an editor's. Editors link and unlink as they like; an
+    lists is its owner's decision, or an editor's. A member may name an external person only
+    by the name or an alias the row is printed with. Editors link and unlink as they like; an
     unlink of theirs stays too.
     """
 
@@ -88,11 +93,16 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
 
     def clean(self):
         super().clean()
-        index = member_name_index()
+        # Members only: two queries, once for every row.
+        names = author_name_index() if self.member is not None else {}
         self.proposals = []
         for form in self.forms:
             if form in self.deleted_forms or not form.is_valid():
                 continue
+            named = names.get(normalize_name(form.cleaned_data.get("name", "")))
+            external = form.cleaned_data.get("external")
+            if self.member and "external" in form.changed_data and external not in (None, named):
+                form.add_error("external", f"This author is not {external.name}: ask an editor.")
             if "person" not in form.changed_data:
                 continue
             before = form.initial.get("person")
@@ -112,7 +122,7 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
             instance.proposed_person = None
             if self.member is None or person == self.member:
                 continue
-            if match_member(form.cleaned_data.get("name", ""), index) != person:
+            if named != person:
                 form.add_error(
                     "person",
                     f"“{form.cleaned_data.get('name')}” is not {person}'s name: leave the "
@@ -124,16 +134,17 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
 
 
 class AuthorForm(OrderedRowForm):
-    """Shows an author row's member from the row itself (read with it), instead of a query
-    per row: a page holds a hundred rows."""
+    """Shows an author row's member or external person from the row itself (read with it),
+    instead of a query per row: a page holds a hundred rows."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        field = self.fields.get("person")
-        member = self.instance.person if self.instance.person_id else None
-        if field is not None and member is not None:
-            widget = getattr(field.widget, "widget", field.widget)
-            widget.known_choices = {str(member.pk): str(member)}
+        for name in AUTHOR_PICKERS:
+            field = self.fields.get(name)
+            chosen = getattr(self.instance, name) if getattr(self.instance, f"{name}_id") else None
+            if field is not None and chosen is not None:
+                widget = getattr(field.widget, "widget", field.widget)
+                widget.known_choices = {str(chosen.pk): str(chosen)}
 
 
 class KnownChoiceAutocomplete(AutocompleteSelect):
@@ -159,9 +170,9 @@ class AuthorshipInline(OrderedTabularInline):
     form = AuthorForm
     verbose_name_plural = "authors (in order)"
     extra = 1
-    fields = ["position", "name", "person", "link_status", "equal_contribution"]
+    fields = ["position", "name", "person", "external", "link_status", "equal_contribution"]
     readonly_fields = ["link_status"]
-    autocomplete_fields = ["person"]
+    autocomplete_fields = ["person", "external"]
 
     @admin.display(description="link")
     def link_status(self, authorship):
@@ -173,7 +184,7 @@ class AuthorshipInline(OrderedTabularInline):
         return ""
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("person", "proposed_person")
+        return super().get_queryset(request).select_related("person", "external", "proposed_person")
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -181,15 +192,17 @@ class AuthorshipInline(OrderedTabularInline):
         return formset
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        """The member is picked by name and opened by its link; deleting or editing a person
-        is never a click away from an author row."""
+        """The member or external person is picked by name and opened by its link; deleting
+        or editing a person is never a click away from an author row (a new external person
+        is added in its own page, and claims the rows printed with its names then)."""
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if db_field.name == "person" and isinstance(field.widget, RelatedFieldWidgetWrapper):
+        placeholder = AUTHOR_PICKERS.get(db_field.name)
+        if placeholder and isinstance(field.widget, RelatedFieldWidgetWrapper):
             inner = field.widget.widget
             field.widget.widget = KnownChoiceAutocomplete(
                 inner.field,
                 inner.admin_site,
-                attrs={**inner.attrs, "data-placeholder": "Lab member (if any)"},
+                attrs={**inner.attrs, "data-placeholder": placeholder},
                 using=inner.db,
             )
             field.widget.can_add_related = False
@@ -259,11 +272,11 @@ class PublicationAdmin(MemberScopedAdmin):
     search_fields = ["title", "authorships__name", "doi"]
     search_help_text = "Search by title, author name or DOI."
     prepopulated_fields = {"slug": ["title"]}
-    autocomplete_fields = ["venue"]
+    autocomplete_fields = ["venue", "areas"]
     fieldsets = [
         (None, {"fields": ["title", "slug", ("venue", "year"), ("type", "status")]}),
         ("On the site", {"fields": ["is_published", "is_featured"]}),
-        ("Details", {"fields": ["doi", "abstract"]}),
+        ("Details", {"fields": ["doi", "abstract", "areas"]}),
     ]
     inlines = [AuthorshipInline, AwardInline, LinkInline]
 
@@ -520,15 +533,19 @@ class PublicationAdmin(MemberScopedAdmin):
         super().save_formset(request, form, formset, change)
         if formset.model is not Authorship:
             return
+        if formset.is_paginated:
+            # Rows of the list's other pages were moved by UPDATEs, which send no signal: the
+            # search text and citation key are read again from the authors' final order.
+            refresh_search_text(form.instance.pk)
+            refresh_citation_key(form.instance.pk)
         member = None if is_editor(request.user) else person_of(request.user)
-        changed = link_authors_to_members(
-            form.instance.authorships.filter(person=None), saved_by=member
+        changed = link_authors(
+            form.instance.authorships.filter(person=None, external=None), saved_by=member
         )
         for authorship in [*getattr(formset, "proposals", []), *changed]:
-            if authorship.person_id is not None:
-                self.message_user(
-                    request, f"Linked author “{authorship.name}” to the member {authorship.person}."
-                )
+            who = authorship.person or authorship.external
+            if who is not None:
+                self.message_user(request, f"Linked author “{authorship.name}” to {who}.")
             else:
                 self.message_user(
                     request,

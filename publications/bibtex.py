@@ -43,7 +43,8 @@ from simple_history.utils import bulk_create_with_history
 from directory.text import fold
 from directory.validation import row_problems, validate_rows
 from directory.versions import record_snapshot
-from people.models import Person
+from people.models import ExternalPerson, Person
+from people.names import normalize_name
 from publications.bibtex_limits import (
     ENTRY_START,
     Exceeded,
@@ -51,9 +52,11 @@ from publications.bibtex_limits import (
     concatenated_parts,
     within_bounds,
 )
+from publications.citation_keys import refresh_citation_key
 from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
-from publications.services import match_member, member_name_index
+from publications.search import refresh_search_text
+from publications.services import author_name_index
 from publications.venue_names import FULL_NAME_MAX, KnownVenue, VenueMatcher
 
 # The reason each version an import makes is recorded with, in the history pages.
@@ -412,8 +415,19 @@ class VenueMatch:
 
 @dataclass(frozen=True)
 class AuthorMatch:
+    """An author of an entry, and whom the name names: a member, an external person, or
+    nobody (publications.services.author_name_index)."""
+
     name: str
     member: Person | None
+    external: ExternalPerson | None = None
+
+    @classmethod
+    def of(cls, name: str, people: dict[str, Person | ExternalPerson]) -> "AuthorMatch":
+        who = people.get(normalize_name(name))
+        if isinstance(who, ExternalPerson):
+            return cls(name, None, who)
+        return cls(name, who)
 
 
 @dataclass(frozen=True)
@@ -551,7 +565,7 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
         by_title_year.setdefault((title, publication.year), publication)
         by_title.setdefault(title, publication)
     venues = VenueIndex(Venue.objects.all())
-    members = member_name_index()
+    people = author_name_index()
 
     seen_in_file: dict[object, str] = {}
     reviewed = []
@@ -563,9 +577,7 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
             "type": publication_type,
             "status": _status(entry),
             "venue": venue,
-            "authors": tuple(
-                AuthorMatch(name, match_member(name, members)) for name in entry.authors
-            ),
+            "authors": tuple(AuthorMatch.of(name, people) for name in entry.authors),
         }
         title = normalize_title(entry.title)
         doi = entry.doi.casefold()
@@ -816,12 +828,19 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
     publication.save()
     authorships = [
         Authorship(
-            publication=publication, position=position, name=author.name, person=author.member
+            publication=publication,
+            position=position,
+            name=author.name,
+            person=author.member,
+            external=author.external,
         )
         for position, author in enumerate(item.authors, start=1)
     ]
     validate_rows(authorships)  # bulk_create sends no pre_save: the models' checks run here
     bulk_create_with_history(authorships, Authorship, default_change_reason=IMPORTED)
+    # nor post_save, which would do these
+    refresh_citation_key(publication.pk)
+    refresh_search_text(publication.pk)
     if entry.url:
         is_pdf = entry.url.lower().endswith(".pdf")
         link = PublicationLink(

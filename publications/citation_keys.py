@@ -1,98 +1,93 @@
-"""Citation keys: "zhu2023klotski", what the "Cite" block and every export call a publication."""
+"""Citation keys: "zhu2023klotski", what the "Cite" block and every export call a publication.
+
+A key is stored on its publication (`Publication.citation_key`, unique), so a page or an export
+reads it with the row instead of comparing the paper with every other paper of its year. It is
+set when the paper is saved and whenever its first author changes (publications/receivers.py),
+and kept while the family name, year and first title word it is made of stay the same: a key
+never changes because another paper was added, published or retitled.
+"""
 
 import re
-from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from bibtexparser.middlewares.names import parse_single_name_into_parts
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 
+from directory.site_cache import note_change
 from directory.text import fold
-from publications.models import Authorship, Publication
+from publications.models import CITATION_KEY_MAX_LENGTH, Authorship, Publication
 
 STOP_WORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "at", "by", "from"}
+# Room for the suffix that tells apart papers sharing a base ("b", or "27" past "z").
+BASE_MAX_LENGTH = CITATION_KEY_MAX_LENGTH - 8
+# Keys with one base looked up at once when a paper needs a free one.
+CANDIDATES = 30
 
 
 def citation_keys(publications: Iterable[Publication]) -> dict[int, str]:
-    """Each publication's key: first author's family name, year and first word of the title.
+    """Each publication's stored key; no query. A row that has none yet (a paper inserted by a
+    script that did not set it) gets its base key, which is what it will most likely be given."""
+    return {
+        publication.pk: publication.citation_key
+        or base_citation_key(
+            first_author=_first_author(publication), year=publication.year, title=publication.title
+        )
+        for publication in publications
+    }
 
-    "zhu2023klotski". Publications that would share a key are told apart by a letter (b, c, …)
-    in the order they were added, counting drafts, so a key does not change when another paper
-    is added or published. Runs one query: the publications of the same years whose first
-    author could give the same key (see `_could_share_a_key`), to find them.
+
+def refresh_citation_key(publication_id: int) -> None:
+    """Gives the publication a key that fits its first author, year and title, unless the one it
+    has already does. Two queries, and an update when the key changes.
+
+    Papers that would share a key are told apart by a letter (b, c, …), the first one free, so
+    the letters follow the order in which they were added.
     """
-    publications = list(publications)
-    years = {publication.year for publication in publications}
-    if not years:
-        return {}
-    same_years = Q(year__in=[year for year in years if year is not None])
-    if None in years:
-        same_years |= Q(year__isnull=True)
     first_author = (
         Authorship.objects.filter(publication=OuterRef("pk")).order_by("position").values("name")
     )
-    rows = Publication.objects.filter(same_years).annotate(first_author=Subquery(first_author[:1]))
-    if (could_share := _could_share_a_key(publications, years=years)) is not None:
-        rows = rows.filter(Q(pk__in=[publication.pk for publication in publications]) | could_share)
-    seen: dict[str, int] = defaultdict(int)
-    keys = {}
-    for pk, title, year, author in rows.order_by("pk").values_list(
-        "pk", "title", "year", "first_author"
-    ):
-        base = base_citation_key(first_author=author or "", year=year, title=title)
-        keys[pk] = base + _key_suffix(seen[base])
-        seen[base] += 1
-    return {publication.pk: keys[publication.pk] for publication in publications}
+    row = (
+        Publication.objects.filter(pk=publication_id)
+        .values("title", "year", "citation_key")
+        .annotate(first_author=Subquery(first_author[:1]))
+        .first()
+    )
+    if row is None:  # deleted with its authors
+        return
+    base = base_citation_key(
+        first_author=row["first_author"] or "", year=row["year"], title=row["title"]
+    )
+    current = row["citation_key"] or ""
+    if current.startswith(base) and current[len(base) :] in SUFFIX_SET:
+        return
+    key = _free_key(base, exclude=publication_id)
+    Publication.objects.filter(pk=publication_id).update(citation_key=key)
+    note_change()  # an update sends no signal: the pages showing the key are out of date
 
 
-# Past this many publications at once (an export), one pattern each costs the database more than
-# reading the years whole, which the export's rows mostly are anyway.
-MAX_NARROWED_KEYS = 50
-# Any character outside ASCII: "ú" or "ﬁ" in a name can become letters of its key.
-NOT_ASCII = r"[^\x01-\x7f]"
-
-
-def _could_share_a_key(publications: list[Publication], *, years: set[int | None]) -> Q | None:
-    """The first authors (the `first_author` annotation) whose papers of these years could have
-    the key of one of `publications`, as SQL, so that only they are read and parsed; None when
-    every paper of the years must be.
-
-    A key runs family, year and word together, so a paper of year Y shares the key K only if its
-    family name, as keys write it, is a beginning of K followed by Y: "zhao" for
-    "zhao2023klotski" (or "zhao2023k" if the title word were "2023klotski"). A name in ASCII
-    holds that family's letters in that order, in either case; a name with any other character
-    can fold into any letters ("Núñez" is "nunez"), so it is always read. An undated paper, an
-    anonymous one ("anon" also stands for names without letters) and authorships not prefetched
-    (they would cost a query each) leave the years whole, as before.
-    """
-    year_texts = tuple(f"{year or ''}" for year in years)
-    if "" in year_texts or len(publications) > MAX_NARROWED_KEYS:
-        return None
-    patterns = {NOT_ASCII}
-    for publication in publications:
-        authorships = getattr(publication, "_prefetched_objects_cache", {}).get("authorships")
-        if authorships is None:
-            return None
-        first = min(authorships, key=lambda authorship: authorship.position, default=None)
-        key = base_citation_key(
-            first_author=first.name if first else "", year=publication.year, title=publication.title
+def _free_key(base: str, *, exclude: int) -> str:
+    for start in range(0, len(SUFFIXES), CANDIDATES):
+        candidates = [base + suffix for suffix in SUFFIXES[start : start + CANDIDATES]]
+        taken = set(
+            Publication.objects.filter(citation_key__in=candidates)
+            .exclude(pk=exclude)
+            .values_list("citation_key", flat=True)
         )
-        families = [key[:end] for end in range(1, len(key)) if key[end:].startswith(year_texts)]
-        if "anon" in families:
-            return None
-        patterns.add(_letters_in_order(families[0]))  # the shortest: any longer one holds it
-    return Q(first_author__regex="|".join(sorted(patterns)))
+        for candidate in candidates:
+            if candidate not in taken:
+                return candidate
+    raise ValueError(f"Every citation key for {base!r} is taken.")
 
 
-def _letters_in_order(letters: str) -> str:
-    """A regular expression finding these letters (a-z, 0-9) in this order, either case,
-    anything between: "zh" is "^[^zZ]*[zZ][^hH]*[hH]". Each gap stops at the next letter, so a
-    long name never makes it backtrack."""
-    pattern = "^"
-    for letter in letters:
-        either_case = letter + letter.upper() if letter.isalpha() else letter
-        pattern += f"[^{either_case}]*[{either_case}]"
-    return pattern
+def keys_in_order(rows: Iterable[tuple[str, int | None, str]], *, taken: set[str]) -> Iterator[str]:
+    """The keys of papers (first author, year, title) given in the order they were added, each
+    the first free one: for a migration or a bulk insert, without a query per paper. `taken`
+    holds the keys already in use and is updated."""
+    for first_author, year, title in rows:
+        base = base_citation_key(first_author=first_author, year=year, title=title)
+        key = next(base + suffix for suffix in SUFFIXES if base + suffix not in taken)
+        taken.add(key)
+        yield key
 
 
 def base_citation_key(*, first_author: str, year: int | None, title: str) -> str:
@@ -102,13 +97,28 @@ def base_citation_key(*, first_author: str, year: int | None, title: str) -> str
     family = "".join(re.findall(r"[a-z0-9]+", _ascii(family).lower()))
     words = re.findall(r"[a-z0-9]+", _ascii(title).lower())
     word = next((word for word in words if word not in STOP_WORDS), "")
-    return f"{family or 'anon'}{year or ''}{word}"
+    return f"{family or 'anon'}{year or ''}{word}"[:BASE_MAX_LENGTH]
 
 
 def _key_suffix(index: int) -> str:
     if index == 0:
         return ""
     return "bcdefghijklmnopqrstuvwxyz"[index - 1] if index <= 25 else str(index + 1)
+
+
+# "", "b" … "z", then "27" … : ten thousand papers may share a base.
+SUFFIXES = [_key_suffix(index) for index in range(10_000)]
+SUFFIX_SET = set(SUFFIXES)
+
+
+def _first_author(publication: Publication) -> str:
+    """Reads the prefetched authorships when there are; else one query."""
+    first = (
+        min(publication.authorships.all(), key=lambda authorship: authorship.position, default=None)
+        if "authorships" in getattr(publication, "_prefetched_objects_cache", {})
+        else publication.authorships.order_by("position").first()
+    )
+    return first.name if first else ""
 
 
 def _ascii(text: str) -> str:

@@ -1,8 +1,11 @@
 """Lists of publications in the formats reference managers read: BibTeX, RIS, CSL-JSON, CSV.
 
-Each function takes publications from `Publication.objects.published().for_listing()`, so the
-venue, authors and links are already fetched; its one query of its own finds the citation keys
-(publications/citation_keys.py). A publication without a year is written without one.
+Each function takes publications from `Publication.objects.published().for_export()` (or
+`for_listing()`, whose authorships are prefetched), so the venue, awards and links are already
+fetched; its one query of its own reads the authors' names, as plain strings: a year's export
+names ten thousand authors, and objects for them would take most of its time. Citation keys are
+stored on the rows (publications/citation_keys.py). A publication without a year is written
+without one.
 
 Text goes out without control characters (`_text`): validation refuses them now, but a row
 stored before may hold one, and reference managers choke on them (CSV readers on NUL).
@@ -11,8 +14,11 @@ stored before may hold one, and reference managers choke on them (CSV readers on
 import csv
 import io
 import json
+import re
 import unicodedata
+from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 import bibtexparser
@@ -21,12 +27,13 @@ from bibtexparser.library import Library
 from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
 from bibtexparser.model import Block, Entry, Field
 from bibtexparser.writer import BibtexFormat
+from django.db.models import Model
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from directory.validation import strip_control_characters, without_control_characters
 from publications.citation_keys import citation_keys
-from publications.models import Publication
+from publications.models import Publication, PublicationLink
 
 CONTENT_TYPES = {
     "bib": "application/x-bibtex; charset=utf-8",
@@ -93,6 +100,9 @@ CSV_COLUMNS = [
 # Accents become LaTeX (\'e) so classic BibTeX reads the file too; characters LaTeX has no
 # command for (Chinese, say) are kept as they are.
 LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+# Text that LaTeX reads as it is: ASCII without LaTeX's special characters. Most titles and
+# names are, and skipping the encoder for them halves the time of a large export.
+PLAIN_LATEX = re.compile(r"[ !'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
 # What reference managers read LaTeX with (bibtexparser's decoder): the judge of an encoding.
 LATEX_READER = LatexNodes2Text()
 # LaTeX's own special characters are always escaped, whatever a reader makes of the command.
@@ -101,9 +111,7 @@ LATEX_SPECIALS = set("\\{}%$#&_~^")
 
 def bibtex(publications: Iterable[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
-    return _write_bibtex(
-        [_bibtex_entry(publication, key) for publication, key in _keyed(publications)]
-    )
+    return _write_bibtex([_bibtex_entry(row) for row in _rows(publications)])
 
 
 def _write_bibtex(entries: list[Block]) -> str:
@@ -121,27 +129,78 @@ def _write_bibtex(entries: list[Block]) -> str:
 
 def with_citations(publications: Iterable[Publication]) -> list[Publication]:
     """The publications, each with its own BibTeX entry as `bibtex`: what the "Cite" block of a
-    list entry shows. The keys are the exports' keys, found in one query for all of them."""
-    keyed = _keyed(publications)
-    for publication, key in keyed:
-        setattr(publication, "bibtex", _write_bibtex([_bibtex_entry(publication, key)]))  # noqa: B010
-    return [publication for publication, _key in keyed]
+    list entry shows. Reads their prefetched parts; the keys are stored on the rows."""
+    rows = _rows(publications)
+    for row in rows:
+        setattr(row.publication, "bibtex", _write_bibtex([_bibtex_entry(row)]))  # noqa: B010
+    return [row.publication for row in rows]
 
 
-def _keyed(publications: Iterable[Publication]) -> list[tuple[Publication, str]]:
-    """Each publication with its citation key: one query finds them all."""
+@dataclass(frozen=True)
+class Row:
+    """A publication with what an export writes of its related rows, as plain strings."""
+
+    publication: Publication
+    key: str
+    authors: list[str]
+    pdf_url: str
+    awards: list[str]
+
+
+def _rows(publications: Iterable[Publication]) -> list[Row]:
+    """Each publication with its citation key, authors' names in order, first PDF link and
+    award names: three queries in all, or none when they are prefetched (a page's "Cite")."""
     publications = list(publications)
     keys = citation_keys(publications)
-    return [(publication, keys[publication.pk]) for publication in publications]
+    authors = _values_by_publication(publications, "authorships", "name")
+    pdfs = _values_by_publication(publications, "links", "url", kind=PublicationLink.Kind.PDF)
+    awards = _values_by_publication(publications, "awards", "name")
+    return [
+        Row(
+            publication=publication,
+            key=keys[publication.pk],
+            authors=authors[publication.pk],
+            pdf_url=next(iter(pdfs[publication.pk]), ""),
+            awards=awards[publication.pk],
+        )
+        for publication in publications
+    ]
 
 
-def _bibtex_entry(publication: Publication, key: str) -> Entry:
+def _values_by_publication(
+    publications: list[Publication], related_name: str, field: str, **filters: object
+) -> dict[int, list[str]]:
+    """One field of a publication part (authorships, links, awards), by publication, in the
+    parts' order. Reads the prefetched parts when every publication has them; else one query
+    that builds no model object: a year's export has ten thousand authors."""
+    values: dict[int, list[str]] = defaultdict(list)
+    if all(related_name in getattr(p, "_prefetched_objects_cache", {}) for p in publications):
+        for publication in publications:
+            values[publication.pk] = [
+                getattr(part, field)
+                for part in getattr(publication, related_name).all()
+                if all(getattr(part, name) == value for name, value in filters.items())
+            ]
+        return values
+    model = Publication._meta.get_field(related_name).related_model
+    assert isinstance(model, type) and issubclass(model, Model)  # never a lazy name once loaded
+    rows = (
+        model._default_manager.filter(publication__in=[p.pk for p in publications], **filters)
+        .order_by("publication", "position")
+        .values_list("publication", field)
+    )
+    for publication, value in rows:
+        values[publication].append(value)
+    return values
+
+
+def _bibtex_entry(row: Row) -> Entry:
+    publication, authors = row.publication, row.authors
     venue = publication.venue
     entry_type = BIBTEX_TYPES[publication.type] if venue else "misc"
     fields = []
-    authors = [_bibtex_name(authorship.name) for authorship in publication.authorships.all()]
     if authors:
-        fields.append(Field("author", " and ".join(authors)))
+        fields.append(Field("author", " and ".join(map(_bibtex_name, authors))))
     # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
     fields.append(Field("title", "{" + _latex(publication.title) + "}"))
     if venue:
@@ -150,15 +209,17 @@ def _bibtex_entry(publication: Publication, key: str) -> Entry:
         fields.append(Field("year", str(publication.year)))
     if publication.doi:
         fields.append(Field("doi", _verbatim(publication.doi)))
-    if pdf := publication.pdf_url:
+    if pdf := row.pdf_url:
         fields.append(Field("url", _verbatim(pdf)))
     if note := _note(publication):
         fields.append(Field("note", _latex(note)))
-    return Entry(entry_type, key, fields)
+    return Entry(entry_type, row.key, fields)
 
 
+@lru_cache(maxsize=8192)
 def _bibtex_name(name: str) -> str:
-    """A name BibTeX reads back whole: braced when a comma or "and" would split it."""
+    """A name BibTeX reads back whole: braced when a comma or "and" would split it. Remembered:
+    a year's export writes the same few hundred names thousands of times."""
     encoded = _latex(name)
     words = name.casefold().split()
     if "," in name or "and" in words or name.casefold() == "others":
@@ -172,7 +233,10 @@ def _text(text: str) -> str:
 
 
 def _latex(text: str) -> str:
-    return "".join(map(_latex_character, _text(text)))
+    text = _text(text)
+    if PLAIN_LATEX.fullmatch(text):
+        return text
+    return "".join(map(_latex_character, text))
 
 
 @lru_cache(maxsize=8192)
@@ -212,10 +276,11 @@ def _note(publication: Publication) -> str:
 def ris(publications: Iterable[Publication], *, base_url: str) -> str:
     """An RIS file, the format EndNote, Zotero and Mendeley all import."""
     lines = []
-    for publication, key in _keyed(publications):
-        tags = [("TY", RIS_TYPES[publication.type]), ("ID", key)]
+    for row in _rows(publications):
+        publication = row.publication
+        tags = [("TY", RIS_TYPES[publication.type]), ("ID", row.key)]
         tags.append(("TI", publication.title))
-        tags += [("AU", _family_first(a.name)) for a in publication.authorships.all()]
+        tags += [("AU", _family_first(name)) for name in row.authors]
         if publication.year:
             tags.append(("PY", str(publication.year)))
         if publication.venue:
@@ -224,7 +289,7 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
         if publication.doi:
             tags.append(("DO", publication.doi))
         tags.append(("UR", base_url + publication.get_absolute_url()))
-        if pdf := publication.pdf_url:
+        if pdf := row.pdf_url:
             tags.append(("L1", pdf))
         if publication.abstract:
             tags.append(("AB", publication.abstract))
@@ -240,12 +305,13 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
 def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
     """CSL-JSON, what citeproc, Pandoc and Zotero read."""
     items = []
-    for publication, key in _keyed(publications):
+    for row in _rows(publications):
+        publication = row.publication
         item: dict[str, object] = {
-            "id": key,
+            "id": row.key,
             "type": CSL_TYPES[publication.type],
             "title": publication.title,
-            "author": [_csl_name(a.name) for a in publication.authorships.all()],
+            "author": [_csl_name(name) for name in row.authors],
         }
         if publication.year:
             item["issued"] = {"date-parts": [[publication.year]]}
@@ -271,12 +337,12 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
     output = io.StringIO()
     writer = csv.writer(output)
     writer.writerow(CSV_COLUMNS)
-    for publication, key in _keyed(publications):
-        venue = publication.venue
-        row = [
-            key,
+    for row in _rows(publications):
+        publication, venue = row.publication, row.publication.venue
+        cells = [
+            row.key,
             publication.title,
-            "; ".join(a.name for a in publication.authorships.all()),
+            "; ".join(row.authors),
             publication.year or "",
             venue.short_name if venue else "",
             venue.full_name if venue else "",
@@ -284,10 +350,10 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
             publication.get_status_display(),
             publication.doi,
             base_url + publication.get_absolute_url(),
-            publication.pdf_url,
-            "; ".join(award.name for award in publication.awards.all()),
+            row.pdf_url,
+            "; ".join(row.awards),
         ]
-        writer.writerow([_spreadsheet_safe(_text(str(value))) for value in row])
+        writer.writerow([_spreadsheet_safe(_text(str(value))) for value in cells])
     return output.getvalue()
 
 

@@ -1,10 +1,14 @@
+import re
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
 from directory.charts import year_chart
 from directory.pagination import paginate
+from directory.site_cache import cached
 from publications import exports
 from publications.filters import (
     PublicationFilter,
@@ -27,33 +31,52 @@ EXPORT_MAX_ROWS = 2000
 
 def index(request):
     publications = Publication.objects.published().for_listing()
-    filterset = PublicationFilter(request.GET, queryset=publications)
-    page = paginate(request, filterset.qs, per_page=PER_PAGE)
-    page.object_list = exports.with_citations(page.object_list)
-    years = year_counts(filterset)
     return render(
-        request,
-        "publications/publication_list.html",
-        {
-            "filterset": filterset,
-            "page": page,
-            "facets": facets(filterset),
-            "award_count": award_count(filterset),
-            "year_options": year_options(filterset, years),
-            "year_controls": [
-                ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
-                ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
-            ],
-            "chart": year_chart(
-                years,
-                link=lambda year: year_link(filterset, year),
-                selected=lambda year: in_chosen_years(filterset, year),
-            ),
-            "active_filters": active_filters(filterset),
-            "ignored": filterset.notices(),
-            "filters_query": filters_query(filterset),
-        },
+        request, "publications/publication_list.html", listing_context(request, publications)
     )
+
+
+def listing_context(
+    request, publications, *, scope: object = None, without: tuple[str, ...] = ()
+) -> dict:
+    """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
+    chart: what /publications/ shows, and a group's page shows of its papers
+    (config/views.py). `scope` names what narrowed `publications` (a group), for the cache."""
+    filterset = PublicationFilter(request.GET, queryset=publications, without=without)
+    filterset.form.is_valid()
+    # Counted once per filter until the next change, for every page of it: at 200,000 papers
+    # the count, the facets, the award count and the years read most of the table.
+    count, facet_options, awards, years = cached(
+        "publication-counts",
+        (scope, without, sorted(filterset.form.cleaned_data.items())),
+        lambda: (
+            filterset.qs.count(),
+            facets(filterset),
+            award_count(filterset),
+            year_counts(filterset),
+        ),
+    )
+    page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
+    page.object_list = exports.with_citations(page.object_list)
+    return {
+        "filterset": filterset,
+        "page": page,
+        "facets": facet_options,
+        "award_count": awards,
+        "year_options": year_options(filterset, years),
+        "year_controls": [
+            ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
+            ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
+        ],
+        "chart": year_chart(
+            years,
+            link=lambda year: year_link(filterset, year),
+            selected=lambda year: in_chosen_years(filterset, year),
+        ),
+        "active_filters": active_filters(filterset),
+        "ignored": filterset.notices(),
+        "filters_query": filters_query(filterset),
+    }
 
 
 @require_safe
@@ -64,15 +87,16 @@ def export(request, format):
     ignore (and say so) is refused here: a file cannot say it, and would hold the wrong papers.
     """
     filterset = PublicationFilter(
-        request.GET, queryset=Publication.objects.published().for_listing()
+        request.GET, queryset=Publication.objects.published().for_export()
     )
     if ignored := filterset.ignored_values():
         return plain_text("\n".join(ignored), status=400)
-    publications = list(filterset.qs[: EXPORT_MAX_ROWS + 1])
-    if len(publications) > EXPORT_MAX_ROWS:
+    # Counted first: a refusal reads no row, and a department's 200,000 papers are not loaded.
+    if filterset.qs.count() > EXPORT_MAX_ROWS:
         return plain_text(
             f"More than {EXPORT_MAX_ROWS} publications match: narrow the filters.", status=400
         )
+    publications = list(filterset.qs)
     base_url = request.build_absolute_uri("/").removesuffix("/")
     match format:
         case "bib":
@@ -86,6 +110,34 @@ def export(request, format):
         case _:
             raise Http404("No such export format.")
     return download(content, format=format, filename=f"publications.{format}")
+
+
+# A root-relative address in an attribute: what embed() makes absolute.
+SITE_PATH = re.compile(r'(\s(?:href|src)=")/(?!/)')
+
+
+@require_safe
+def embed(request):
+    """/publications/embed/?author=...: the list's first page as an HTML fragment, for another
+    site to include when it builds its pages (a department's page, a CMS block).
+
+    The markup is the list's own (includes/publication_list.html, the site's class names);
+    its links are made absolute, as the fragment is read on another site. A filter value the
+    list would ignore is a 400, as for the exports.
+    """
+    filterset = PublicationFilter(
+        request.GET, queryset=Publication.objects.published().for_listing()
+    )
+    if ignored := filterset.ignored_values():
+        return plain_text("\n".join(ignored), status=400)
+    page = paginate(request, filterset.qs, per_page=PER_PAGE)
+    html = render_to_string(
+        "publications/embed.html",
+        {"page": page, "filters_query": filters_query(filterset)},
+        request=request,
+    )
+    site = request.build_absolute_uri("/")
+    return HttpResponse(SITE_PATH.sub(rf"\1{site}", html), content_type="text/html; charset=utf-8")
 
 
 @require_safe

@@ -2,6 +2,8 @@
 
 from django.urls import reverse
 
+from publications.models import Publication
+
 PERSON_INLINES = ["links", "education", "experience", "teaching", "service", "awards"]
 
 
@@ -23,3 +25,31 @@ def post_person(client, person, **fields):
         data.update(inline_management(prefix))
     data.update(fields)
     return client.post(reverse("admin:people_person_change", args=[person.pk]), data)
+
+
+def publication_form(publication: Publication, **fields) -> dict:
+    """The publication's change form as the admin posts it, with its authors."""
+    authors = list(publication.authorships.order_by("position"))
+    data = {
+        "title": publication.title,
+        "slug": publication.slug,
+        "venue": publication.venue_id or "",
+        "year": publication.year or "",
+        "type": publication.type,
+        "status": publication.status,
+        "is_published": "on" if publication.is_published else "",
+        **inline_management("authorships", total=0),
+        "authorships-INITIAL_FORMS": str(len(authors)),
+        "authorships-TOTAL_FORMS": str(len(authors)),
+        **inline_management("awards"),
+        **inline_management("links"),
+        **fields,
+    }
+    for number, author in enumerate(authors):
+        data |= {
+            f"authorships-{number}-id": author.pk,
+            f"authorships-{number}-publication": publication.pk,
+            f"authorships-{number}-position": author.position,
+            f"authorships-{number}-name": author.name,
+        }
+    return data

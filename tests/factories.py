@@ -2,6 +2,8 @@
 
 from itertools import count
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -35,15 +37,15 @@ def make_publication(*, authors=(), **fields) -> Publication:
     number = next(_numbers)
     fields = {"title": f"Paper {number}", "slug": f"paper-{number}", "year": 2024, **fields}
     publication = Publication.objects.create(**fields)
-    Authorship.objects.bulk_create(
-        Authorship(
+    # One save each, as the admin does: the first author's save gives the paper its key.
+    for position, author in enumerate(authors, start=1):
+        Authorship.objects.create(
             publication=publication,
             position=position,
             name=author.name if isinstance(author, Person) else author,
             person=author if isinstance(author, Person) else None,
         )
-        for position, author in enumerate(authors, start=1)
-    )
+    publication.refresh_from_db(fields=["citation_key"])
     return publication
 
 
@@ -78,3 +80,10 @@ def count_queries(client, url: str) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)
+
+
+def make_staff_login(username: str, *, role: str):
+    """A staff login in the role group `role` ("Editors" or "Member logins")."""
+    user = get_user_model().objects.create_user(username, password="pw", is_staff=True)
+    user.groups.add(Group.objects.get(name=role))
+    return user

@@ -15,11 +15,12 @@ from PIL import Image
 from directory.history import HistoryAdmin
 from directory.models import HistorySnapshot, Lab
 from directory.versions import record_first_versions
-from people.models import Person
+from people.models import Advising, Collaboration, Departure, Person
 from publications.bibtex import import_bibtex
 from publications.models import Publication
 from tests.admin_forms import inline_management, post_person
 from tests.admin_pages import change_form_data
+from tests.department import make_area, make_external, make_membership, make_research_group
 from tests.factories import make_group, make_news, make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -314,6 +315,18 @@ MAKERS = {
     "venue": make_venue,
     "newsitem": make_news,
     "lab": Lab.objects.current,
+    # The department's (issue 13)
+    "researcharea": make_area,
+    "researchgroup": make_research_group,
+    "externalperson": make_external,
+    "membership": lambda: make_membership(make_person(), make_research_group()),
+    "advising": lambda: Advising.objects.create(
+        advisee=make_person(), position=1, advisor=make_person()
+    ),
+    "collaboration": lambda: Collaboration.objects.create(
+        person=make_person(), position=1, collaborator=make_person()
+    ),
+    "departure": lambda: Departure.objects.create(person=make_person(), last_role="Student"),
 }
 
 

@@ -1,12 +1,11 @@
-"""Citation keys read only the papers that could share one, not every paper of the year."""
+"""Citation keys are stored on the paper: read with its row, kept when other papers change."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from publications import citation_keys as keys_module
-from publications.citation_keys import citation_keys
-from publications.models import Publication
+from publications.citation_keys import citation_keys, keys_in_order
+from publications.models import Authorship, Publication
 from tests.factories import make_publication
 
 pytestmark = pytest.mark.django_db
@@ -18,30 +17,17 @@ def listed(*publications: Publication) -> list[Publication]:
     return [by_pk[publication.pk] for publication in publications]
 
 
-@pytest.fixture
-def parsed_names(monkeypatch) -> list[str]:
-    """The first authors whose names citation_keys parses."""
-    names = []
-    real = keys_module.base_citation_key
-
-    def spy(*, first_author, year, title):
-        names.append(first_author)
-        return real(first_author=first_author, year=year, title=title)
-
-    monkeypatch.setattr(keys_module, "base_citation_key", spy)
-    return names
+def key_of(publication: Publication) -> str:
+    publication.refresh_from_db(fields=["citation_key"])
+    return publication.citation_key
 
 
-def test_one_papers_key_reads_only_the_papers_whose_first_author_could_share_it(parsed_names):
+def test_keys_are_read_with_the_rows_without_a_query():
     make_publication(title="Klotski", year=2023, authors=["Ann Zhao"])
-    for number in range(50):
-        make_publication(title="Klotski", year=2023, authors=[f"Bea Smith{number}", "Yihao Zhao"])
-    (paper,) = listed(make_publication(title="Klotski", year=2023, authors=["Yihao Zhao"]))
+    papers = listed(*[make_publication(title="Klotski", year=2023, authors=["Yihao Zhao"])])
     with CaptureQueriesContext(connection) as queries:
-        assert citation_keys([paper]) == {paper.pk: "zhao2023klotskib"}
-    assert len(queries) == 1
-    # The paper's own name once to know its key, then the two rows the query returned.
-    assert parsed_names == ["Yihao Zhao", "Ann Zhao", "Yihao Zhao"]
+        assert citation_keys(papers) == {papers[0].pk: "zhao2023klotskib"}
+    assert len(queries) == 0
 
 
 def test_a_clash_is_found_however_the_earlier_name_is_written():
@@ -53,16 +39,60 @@ def test_a_clash_is_found_however_the_earlier_name_is_written():
         make_publication(title="On Caching", year=2023, authors=["Ana Nunez"]),
         make_publication(title="Ring Two", year=2023, authors=["Beethoven, L."]),
     ]
-    keys = {key for paper in listed(*later) for key in citation_keys([paper]).values()}
-    assert keys == {"zhao2023klotskib", "nunez2023cachingb", "beethoven2023ringb"}
-    earlier = {
-        key for paper in listed(zhao, nunez, slow) for key in citation_keys([paper]).values()
+    assert {key_of(paper) for paper in later} == {
+        "zhao2023klotskib",
+        "nunez2023cachingb",
+        "beethoven2023ringb",
     }
-    assert earlier == {"zhao2023klotski", "nunez2023caching", "beethoven2023ring"}
+    assert {key_of(paper) for paper in (zhao, nunez, slow)} == {
+        "zhao2023klotski",
+        "nunez2023caching",
+        "beethoven2023ring",
+    }
+
+
+def test_a_key_follows_its_papers_first_author_title_and_year():
+    paper = make_publication(title="Klotski", year=2023, authors=["Hang Zhu", "Bo Zhao"])
+    assert key_of(paper) == "zhu2023klotski"
+
+    Authorship.objects.get(publication=paper, position=1).delete()
+    assert key_of(paper) == "zhao2023klotski"  # the first author left: the next is first
+    Authorship.objects.create(publication=paper, position=0, name="Ann Lee")
+    assert key_of(paper) == "lee2023klotski"
+
+    paper.title, paper.year = "The Ring", 2024
+    paper.save()
+    assert key_of(paper) == "lee2024ring"
+
+
+def test_a_key_does_not_change_when_another_paper_takes_or_leaves_its_base():
+    first = make_publication(title="Klotski", year=2023, authors=["Hang Zhu"])
+    second = make_publication(title="Klotski", year=2023, authors=["Hang Zhu"])
+    assert (key_of(first), key_of(second)) == ("zhu2023klotski", "zhu2023klotskib")
+
+    first.title = "Ring"
+    first.save()
+    third = make_publication(title="Klotski", year=2023, authors=["Hang Zhu"])
+    assert key_of(second) == "zhu2023klotskib"
+    # The first free letter: the plain key, which the retitled paper left.
+    assert key_of(third) == "zhu2023klotski"
+    second.save()
+    assert key_of(second) == "zhu2023klotskib"
+
+
+def test_keys_in_order_give_each_paper_the_first_free_letter():
+    taken = {"zhu2023klotski"}
+    rows = [("Hang Zhu", 2023, "Klotski"), ("H. Zhu", 2023, "Klotski"), ("", None, "A Cache")]
+    assert list(keys_in_order(rows, taken=taken)) == [
+        "zhu2023klotskib",
+        "zhu2023klotskic",
+        "anoncache",
+    ]
 
 
 def test_a_page_gives_the_same_key_as_an_export_of_the_whole_list():
-    """An export of more than MAX_NARROWED_KEYS papers reads the years whole: same keys."""
+    """Keys are stored on the rows: a page showing one paper and an export of all of them read
+    the same key, distinct for every paper."""
     names = ["Yihao Zhao", "Zhao, Bo", "José Núñez", "Jose Nunez", "张伟", "", "Anon", "Z. Hao"]
     for number in range(60):
         authors = [names[number % len(names)]] if names[number % len(names)] else []
@@ -73,27 +103,6 @@ def test_a_page_gives_the_same_key_as_an_export_of_the_whole_list():
             slug=f"paper-x{number}",
         )
     papers = list(Publication.objects.for_listing())
-    assert len(papers) > keys_module.MAX_NARROWED_KEYS
     whole = citation_keys(papers)
     assert len(set(whole.values())) == len(papers)
     assert {pk: key for paper in papers for pk, key in citation_keys([paper]).items()} == whole
-
-
-def test_citation_keys_are_deduplicated_in_the_order_papers_were_added():
-    first = make_publication(title="The Klotski System", year=2023, authors=["Yihao Zhao"])
-    second = make_publication(title="Klotski Again", year=2023, authors=["Ann Zhao"])
-    third = make_publication(title="Klotski, a third", year=2023, authors=["Zhao, Bo"])
-    other = make_publication(title="On Caching", year=None, authors=["José Núñez"])
-    assert citation_keys([third, other, first, second]) == {
-        third.pk: "zhao2023klotskic",
-        other.pk: "nunezcaching",
-        first.pk: "zhao2023klotski",
-        second.pk: "zhao2023klotskib",
-    }
-
-
-def test_a_key_does_not_change_when_a_later_paper_would_share_it():
-    first = make_publication(title="Klotski", year=2023, authors=["Yihao Zhao"])
-    before = citation_keys([first])[first.pk]
-    make_publication(title="Klotski", year=2023, authors=["Yihao Zhao"], slug="klotski-two")
-    assert citation_keys([first])[first.pk] == before == "zhao2023klotski"

@@ -271,9 +271,10 @@ class ExportQueryCountTests(TestCase):
 
     @parametrize("format", FORMATS)
     def test_an_export_runs_a_fixed_number_of_queries(self, format):
-        """No query per publication, author, award or link, and one for all the citation keys.
+        """No query per publication, author, award or link; the citation keys are on the rows.
 
-        venue choices, member choices, rows, authorships+people, awards, links, citation keys.
+        venue choices, member choices, the count (checked against the cap before any row is read),
+        rows, authors' names, awards, links.
         """
         member = Person.objects.first()
         assert count_queries(self.client, f"/publications/export.{format}") == 7

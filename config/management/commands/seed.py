@@ -5,7 +5,7 @@ from directory.versions import record_first_versions
 from people.models import Person
 
 # In dependency order, so every natural key a file refers to is already loaded.
-FIXTURES = ["role_groups", "venues", "people", "publications", "news"]
+FIXTURES = ["role_groups", "venues", "people", "department", "publications", "news"]
 
 
 class Command(BaseCommand):

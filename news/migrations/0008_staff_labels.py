@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('news', '0005_mend_rows_stored_before_validation'),
+        ('news', '0007_newsitem_groups'),
     ]
 
     operations = [

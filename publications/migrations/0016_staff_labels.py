@@ -7,8 +7,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('people', '0009_staff_labels'),
-        ('publications', '0008_venue_aliases'),
+        ('people', '0012_staff_labels'),
+        ('publications', '0015_venue_aliases'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('people', '0008_mend_rows_stored_before_validation'),
+        ('people', '0011_department_roles'),
     ]
 
     operations = [
@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='historicalrolegroup',
             name='slug',
-            field=models.SlugField(help_text="Used in the directory's address: /people/?group=slug.", verbose_name='web address (slug)'),
+            field=models.SlugField(help_text="Used in the directory's address: /people/?role=slug.", verbose_name='web address (slug)'),
         ),
         migrations.AlterField(
             model_name='person',
@@ -67,6 +67,26 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='rolegroup',
             name='slug',
-            field=models.SlugField(help_text="Used in the directory's address: /people/?group=slug.", unique=True, verbose_name='web address (slug)'),
+            field=models.SlugField(help_text="Used in the directory's address: /people/?role=slug.", unique=True, verbose_name='web address (slug)'),
+        ),
+        migrations.AlterField(
+            model_name='historicalresearcharea',
+            name='is_published',
+            field=models.BooleanField(default=True, help_text='Untick to keep it as a draft: hidden from every public page, feed and export.', verbose_name='visible on the site'),
+        ),
+        migrations.AlterField(
+            model_name='historicalresearchgroup',
+            name='is_published',
+            field=models.BooleanField(default=True, help_text='Untick to keep it as a draft: hidden from every public page, feed and export.', verbose_name='visible on the site'),
+        ),
+        migrations.AlterField(
+            model_name='researcharea',
+            name='is_published',
+            field=models.BooleanField(default=True, help_text='Untick to keep it as a draft: hidden from every public page, feed and export.', verbose_name='visible on the site'),
+        ),
+        migrations.AlterField(
+            model_name='researchgroup',
+            name='is_published',
+            field=models.BooleanField(default=True, help_text='Untick to keep it as a draft: hidden from every public page, feed and export.', verbose_name='visible on the site'),
         ),
     ]

@@ -1,0 +1,247 @@
+"""Public pages kept whole in Django's cache, and answered "304 Not Modified" when unchanged.
+
+Every public page, feed and export shows only what staff saved, so one site-wide **change
+stamp** says whether any of them may have changed: a random token in the shared cache, replaced
+after any transaction that saved or deleted a row of the site (`note_change`, connected to every
+model's signals in `directory.apps`). A page's ETag is the code's release and the stamp; its
+cache key is the release, the stamp and its normalised URL. So an edit in the admin shows on the
+next request, on every app server that shares the cache, without anyone listing the pages it
+touched; pages cached under an older stamp are never read again and expire.
+
+`SiteCacheMiddleware` sits right after whitenoise: a conditional request that still matches is
+answered from the stamp alone, before sessions, the URLconf or any query, and a cached page
+without rendering it. A request with a session cookie (a staff member, who may preview drafts)
+is never served from the cache nor stored in it, and its answer is marked private, no-store.
+
+The stamp lives in the cache, not the database, so that a 304 or a cached page needs no query;
+losing it (a restarted Redis, an evicted key) only makes a new one, which empties the page cache
+in effect. Writes made without model signals (`QuerySet.update()`, `bulk_create()`, raw SQL)
+must call `note_change()` themselves.
+"""
+
+import functools
+import hashlib
+import pickle
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar, cast
+from urllib.parse import urlencode
+
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control, patch_vary_headers
+
+T = TypeVar("T")
+
+STAMP_KEY = "site-stamp"
+PAGE_KEY = "site-page"
+# Told to tests and the benchmark: whether the page came from the cache.
+CACHE_HEADER = "X-Site-Cache"
+
+
+def current_stamp() -> str:
+    """The change stamp: one cache read. A missing one (a new or emptied cache) is made."""
+    stamp = cache.get(STAMP_KEY)
+    if stamp is None:
+        cache.add(STAMP_KEY, secrets.token_hex(8), timeout=None)
+        stamp = cache.get(STAMP_KEY) or ""
+    return stamp
+
+
+def bump_stamp() -> None:
+    """A new stamp: every page cached so far is out of date."""
+    cache.set(STAMP_KEY, secrets.token_hex(8), timeout=None)
+
+
+def note_change(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Rows of the site changed: bump the stamp once the transaction commits, once per
+    transaction however many rows it wrote.
+
+    After the commit, not before: a page rendered between a bump and the commit would show the
+    old rows and be cached under the new stamp. Outside a transaction `on_commit` runs at once;
+    a rolled-back transaction (or savepoint) drops the bump with the rows.
+    """
+    if _bump_pending(using):
+        return
+    transaction.on_commit(bump_stamp, using=using)
+
+
+def _bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether the open transaction has written rows and will bump the stamp when it commits.
+    A page asked for inside it (a test's client, wrapped in the test's transaction) must not be
+    cached nor validated: the stamp has not moved yet."""
+    connection = connections[using]
+    return connection.in_atomic_block and any(
+        callback is bump_stamp for _, callback, *_ in connection.run_on_commit
+    )
+
+
+def model_changed(sender, **kwargs) -> None:
+    """post_save, post_delete and m2m_changed of any model, but those that no public page shows
+    (sessions, logins, the admin's log, task queues: settings.SITE_CACHE_IGNORED_MODELS)."""
+    if kwargs.get("action", "post_").startswith("pre_"):
+        return
+    ignored = settings.SITE_CACHE_IGNORED_MODELS
+    if sender._meta.app_label in ignored or sender._meta.label in ignored:
+        return
+    note_change(using=kwargs.get("using") or DEFAULT_DB_ALIAS)
+
+
+def cached(name: str, parts: object, compute: Callable[[], T]) -> T:
+    """`compute()`, kept in the cache until the next change: an aggregate that would read a
+    large part of the table (the facet counts of a filter, a member's co-authors), shared by
+    every page that shows it and by every rendering of one, so that a page rendered anew costs
+    about the same at 200,000 papers as at 2,000. `parts` names what the value depends on; its
+    repr is the key. Kept with SITE_CACHE=0 too, which turns off whole pages only."""
+    if _bump_pending():
+        return compute()
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
+    key = f"{name}:{release()}:{current_stamp()}:{digest}"
+    return cast(T, cache.get_or_set(key, compute, settings.SITE_CACHE_TIMEOUT))
+
+
+@functools.cache
+def release() -> str:
+    """The code's version, so a deploy never serves a page rendered by the templates before it:
+    settings.SITE_RELEASE, else a digest of the project's own source, templates and static files
+    (the same on every app server that runs the same code)."""
+    if settings.SITE_RELEASE:
+        return settings.SITE_RELEASE
+    base = Path(settings.BASE_DIR)
+    roots = {Path(config.path) for config in apps.get_app_configs()}
+    templates: list[dict] = settings.TEMPLATES
+    roots |= {Path(folder) for template in templates for folder in template["DIRS"]}
+    roots |= {Path(folder) for folder in settings.STATICFILES_DIRS}
+    digest = hashlib.sha256()
+    for root in sorted(root for root in roots if root.is_relative_to(base)):
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def page_key(request: HttpRequest, stamp: str) -> str:
+    """The release, the stamp and the URL as asked, with the parameters in a fixed order (each
+    name's values kept in their order: the page lists them so) and the host, which absolute
+    links in feeds and exports are built from."""
+    query = urlencode(sorted(request.GET.lists(), key=lambda item: item[0]), doseq=True)
+    url = f"{request.scheme}://{request.get_host()}{request.path}?{query}"
+    return f"{PAGE_KEY}:{release()}:{stamp}:{hashlib.sha256(url.encode()).hexdigest()}"
+
+
+def etag(stamp: str) -> str:
+    # Weak: the same content, not necessarily the same bytes (a header may differ).
+    return f'W/"{release()}-{stamp}"'
+
+
+class SiteCacheMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        # The most recently used pages, pickled, in this process (see cached_page).
+        self.local: OrderedDict[str, bytes] = OrderedDict()
+        self.local_lock = threading.Lock()
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not self.is_public(request):
+            response = self.get_response(request)
+            if settings.SESSION_COOKIE_NAME in request.COOKIES:
+                keep_private(response)
+            return response
+        if not settings.SITE_CACHE or _bump_pending():
+            return self.get_response(request)
+
+        stamp = current_stamp()
+        validator = etag(stamp)
+        if validator in _etags(request.headers.get("If-None-Match", "")):
+            return self.not_modified(validator)
+        key = page_key(request, stamp) if request.method == "GET" else None
+        if key is not None and (cached := self.cached_page(key)) is not None:
+            cached[CACHE_HEADER] = "hit"
+            return cached
+        response = self.get_response(request)
+        if self.is_cacheable(response):
+            response["ETag"] = validator
+            response.headers.pop("Last-Modified", None)
+            patch_vary_headers(response, ["Cookie"])
+            if "Cache-Control" not in response:
+                # Kept by browsers and proxies, but asked again each time: cheap with the ETag.
+                patch_cache_control(response, public=True, no_cache=True)
+            if key is not None:
+                cache.set(key, response, settings.SITE_CACHE_TIMEOUT)
+                self.keep_local(key, pickle.dumps(response, pickle.HIGHEST_PROTOCOL))
+                response[CACHE_HEADER] = "miss"
+        return response
+
+    def cached_page(self, key: str) -> HttpResponse | None:
+        """From this process's own copies first, then from the shared cache.
+
+        A page of 50 papers with their Cite blocks weighs 200 KB: reading it from a file cache
+        (or Redis) and decompressing it costs more than whitenoise's whole answer for a static
+        file. The key holds the shared stamp, so a local copy is valid exactly as long as the
+        shared one: after a change no request asks for it again, and it ages out.
+        """
+        with self.local_lock:
+            data = self.local.get(key)
+            if data is not None:
+                self.local.move_to_end(key)
+        if data is not None:
+            return pickle.loads(data)
+        response = cache.get(key)
+        if response is not None:
+            self.keep_local(key, pickle.dumps(response, pickle.HIGHEST_PROTOCOL))
+        return response
+
+    def keep_local(self, key: str, data: bytes) -> None:
+        with self.local_lock:
+            self.local[key] = data
+            while len(self.local) > settings.SITE_CACHE_LOCAL_PAGES:
+                self.local.popitem(last=False)
+
+    @staticmethod
+    def is_public(request: HttpRequest) -> bool:
+        """A visitor's GET or HEAD of a page that is the same for every visitor."""
+        return (
+            request.method in ("GET", "HEAD")
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES
+            and not request.path.startswith(tuple(settings.SITE_CACHE_EXCLUDED_PATHS))
+        )
+
+    @staticmethod
+    def is_cacheable(response: HttpResponse) -> bool:
+        """A whole 200 that sets no cookie and does not ask to stay private or uncached."""
+        control = response.get("Cache-Control", "").lower()
+        vary = {word.strip().lower() for word in response.get("Vary", "").split(",")} - {""}
+        return (
+            response.status_code == 200
+            and not response.streaming
+            and not response.cookies
+            and not any(word in control for word in ("private", "no-store", "no-cache"))
+            and vary <= {"cookie"}
+        )
+
+    @staticmethod
+    def not_modified(validator: str) -> HttpResponse:
+        response = HttpResponseNotModified()
+        response["ETag"] = validator
+        patch_vary_headers(response, ["Cookie"])
+        patch_cache_control(response, public=True, no_cache=True)
+        return response
+
+
+def keep_private(response: HttpResponse) -> None:
+    """A staff member's answer (a draft preview, an edit link) stays in their browser only."""
+    response.headers.pop("ETag", None)
+    response.headers.pop("Last-Modified", None)
+    patch_cache_control(response, private=True, no_store=True)
+
+
+def _etags(header: str) -> set[str]:
+    """The ETags of an If-None-Match header; a strong one matches its weak form too."""
+    tags = {tag.strip() for tag in header.split(",")} - {""}
+    return tags | {f"W/{tag}" for tag in tags if not tag.startswith("W/")}

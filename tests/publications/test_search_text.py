@@ -1,0 +1,44 @@
+"""The search text stored on each paper follows its title and authors."""
+
+import pytest
+
+from publications.models import Authorship, Publication
+from tests.factories import make_publication
+
+pytestmark = pytest.mark.django_db
+
+
+def search_text(publication: Publication) -> str:
+    publication.refresh_from_db(fields=["search_text"])
+    return publication.search_text
+
+
+def test_the_search_text_is_the_title_then_each_author_on_a_line():
+    paper = make_publication(title="Klotski:  Efficient   Memory", authors=["Hang Zhu", "Bo Zhao"])
+    assert search_text(paper) == "Klotski: Efficient Memory\nHang Zhu\nBo Zhao"
+
+
+def test_the_search_text_follows_renames_new_moved_and_removed_authors():
+    paper = make_publication(title="Klotski", authors=["Hang Zhu", "Bo Zhao"])
+    paper.title = "Klotski Revisited"
+    paper.save()
+    assert search_text(paper) == "Klotski Revisited\nHang Zhu\nBo Zhao"
+
+    Authorship.objects.get(publication=paper, name="Hang Zhu").delete()
+    Authorship.objects.create(publication=paper, position=3, name="José García")
+    assert search_text(paper) == "Klotski Revisited\nBo Zhao\nJosé García"
+
+    first = Authorship.objects.get(publication=paper, name="José García")
+    first.position = 1
+    first.save()
+    assert search_text(paper) == "Klotski Revisited\nJosé García\nBo Zhao"
+
+
+def test_a_bibtex_import_gives_its_papers_their_search_text():
+    from publications.bibtex import import_bibtex
+
+    text = (
+        "@inproceedings{zhu2023klotski, title={Klotski}, author={Zhu, Hang and Bo Zhao}, year=2023}"
+    )
+    (paper,) = import_bibtex(text=text).created
+    assert search_text(paper) == "Klotski\nHang Zhu\nBo Zhao"
