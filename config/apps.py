@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.staticfiles.apps import StaticFilesConfig
 
 
 class ConfigConfig(AppConfig):
@@ -7,3 +8,15 @@ class ConfigConfig(AppConfig):
 
     name = "config"
     verbose_name = "Project"
+
+
+class StaticFiles(StaticFilesConfig):
+    """django-ninja ships ReDoc and Swagger UI with their source maps; /api/docs/ uses Swagger
+    UI only, and a browser fetches a map only in its developer tools. Leaving them out of
+    collectstatic saves compressing 6 MB on every deploy (and in every browser test run)."""
+
+    ignore_patterns = [
+        *StaticFilesConfig.ignore_patterns,
+        "ninja/redoc*",
+        "ninja/swagger-ui-bundle.js.map",
+    ]

@@ -96,9 +96,12 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "config.apps.StaticFiles",
     "django.contrib.sitemaps",
     "django_filters",
+    # The JSON API (config/api.py); listed so its docs use its own static files, not a CDN.
+    "ninja",
+    "corsheaders",
     "axes",
     "simple_history",
     "django_tasks",
@@ -114,6 +117,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # CORS headers for /api/ only (CORS_URLS_REGEX), before anything that may answer first.
+    "corsheaders.middleware.CorsMiddleware",
+    # Errors under /api/ as JSON, whichever middleware or view made them.
+    "config.middleware.ApiJsonErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -147,7 +154,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "directory.context_processors.lab",
+                "config.context_processors.lab",
             ],
         },
     },
@@ -239,6 +246,13 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 X_FRAME_OPTIONS = "DENY"
+
+# Any site may read the API from a browser (a department page listing a lab's papers): GET
+# only, without cookies, and nothing outside /api/.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_CREDENTIALS = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"

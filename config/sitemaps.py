@@ -8,15 +8,21 @@ from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
 from news.sitemaps import NewsItemSitemap
-from people.sitemaps import PersonSitemap
+from people.models import ResearchArea, ResearchGroup
+from people.sitemaps import PersonSitemap, ResearchAreaSitemap, ResearchGroupSitemap
 from publications.sitemaps import PublicationSitemap
 
 
 class SectionSitemap(Sitemap):
-    """The home page and the three lists."""
+    """The home page and the lists: the groups' and areas' only when the site has some."""
 
     def items(self):
-        return ["home", "people:index", "publications:index", "news:index"]
+        sections = ["home", "people:index", "publications:index", "news:index"]
+        if ResearchGroup.objects.published().exists():
+            sections.append("groups:index")
+        if ResearchArea.objects.published().exists():
+            sections.append("areas:index")
+        return sections
 
     def location(self, name):
         return reverse(name)
@@ -25,6 +31,8 @@ class SectionSitemap(Sitemap):
 SITEMAPS = {
     "sections": SectionSitemap,
     "people": PersonSitemap,
+    "groups": ResearchGroupSitemap,
+    "areas": ResearchAreaSitemap,
     "publications": PublicationSitemap,
     "news": NewsItemSitemap,
 }

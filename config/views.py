@@ -7,25 +7,31 @@ here, above the apps, so no app imports one above it (docs/architecture.md).
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import groupby
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection
-from django.db.models import Count, F, QuerySet
-from django.http import HttpResponse, JsonResponse
+from django.db.models import F, Prefetch, QuerySet
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
+from config.context_processors import current_lab
 from directory.charts import year_chart
+from directory.documents import pdf_from_html
 from directory.filters import SearchField
 from news.filters import search_news
 from news.models import NewsItem
-from people.filters import search_people
-from people.models import Person
+from people.filters import search_groups, search_people
+from people.models import Membership, Person, ResearchArea, ResearchGroup
 from publications import exports
 from publications.filters import search_publications
 from publications.models import Publication
+from publications.views import listing_context
 
 HOME_NEWS = 5
 HOME_PUBLICATIONS = 6
@@ -33,8 +39,13 @@ HOME_PUBLICATIONS = 6
 # filtered by the person.
 PROFILE_SELECTED = 8
 PROFILE_NEWS = 10
+PROFILE_COLLABORATORS = 10
 RELATED_PUBLICATIONS = 10
 PUBLICATION_NEWS = 5
+GROUP_NEWS = 10
+# An area's page lists its newest papers; all of them are the publication list's area filter.
+AREA_PUBLICATIONS = 50
+ROLE_ORDER = {role: number for number, role in enumerate(Membership.Role.values)}
 # The site search shows this many of each kind, and links to the list that has them all.
 SEARCH_SHOWN = 10
 
@@ -63,12 +74,7 @@ def profile(request, slug):
     them by year, their co-authors and news."""
     person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
     publications = Publication.objects.published().authored_by(person)
-    per_year = dict(
-        publications.order_by()
-        .values_list("year")
-        .annotate(count=Count("pk"))
-        .values_list("year", "count")
-    )
+    per_year = publications.count_per_year()
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
     selected = publications.for_listing().order_by(
         "-is_featured", F("year").desc(nulls_last=True), "title"
@@ -86,7 +92,118 @@ def profile(request, slug):
                 link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
             ),
             "coauthors": publications.coauthors_of(person),
+            "external_coauthors": publications.external_coauthors()[:PROFILE_COLLABORATORS],
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
+        },
+    )
+
+
+@dataclass(frozen=True)
+class PublicationGroup:
+    type: str
+    label: str
+    publications: list[Publication]
+
+
+def by_type(publications) -> list[PublicationGroup]:
+    """Publications under their type's heading, in the order the types are declared
+    (conference papers, journal articles, ...), each group newest first."""
+    groups: dict[str, list[Publication]] = {value: [] for value in Publication.Type.values}
+    for publication in publications:
+        groups[publication.type].append(publication)
+    return [
+        PublicationGroup(value, label, groups[value])
+        for value, label in Publication.Type.choices
+        if groups[value]
+    ]
+
+
+def cv_context(request, slug) -> dict:
+    """What a CV shows, from the rows the profile shows: a fixed number of queries."""
+    person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
+    publications = Publication.objects.published().authored_by(person).for_listing()
+    return {"person": person, "publication_groups": by_type(publications)}
+
+
+def cv(request, slug):
+    """/people/<slug>/cv/: the profile as a CV, laid out for printing."""
+    return render(request, "people/person_cv.html", cv_context(request, slug))
+
+
+def cv_pdf(request, slug):
+    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint."""
+    context = {**cv_context(request, slug), "for_pdf": True}
+    html = render_to_string("people/person_cv.html", context, request=request)
+    pdf = pdf_from_html(html, site_url=request.build_absolute_uri("/"))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    filename = f"{context['person'].slug}-cv.pdf"
+    response["Content-Disposition"] = content_disposition_header(False, filename)
+    return response
+
+
+def group(request, slug):
+    """/groups/<slug>/: the group's people by role, its papers (its members' while they were
+    members, with the publication list's filters), its news and its alumni."""
+    areas = Prefetch("areas", queryset=ResearchArea.objects.published())
+    group = get_object_or_404(
+        ResearchGroup.objects.visible_to(request.user).prefetch_related(areas), slug=slug
+    )
+    memberships = (
+        group.memberships.current()
+        .filter(person__is_published=True)
+        .select_related("person__role_group", "person__departure")
+        .prefetch_related("person__links")
+        .order_by("person__name")
+    )
+    by_role = sorted(memberships, key=lambda membership: ROLE_ORDER[membership.role])
+    people_by_role = [
+        (Membership.Role(role).label, [membership.person for membership in rows])
+        for role, rows in groupby(by_role, key=lambda membership: membership.role)
+    ]
+    publications = Publication.objects.published().of_groups(group).for_listing()
+    listing = listing_context(request, publications, without=("group",))
+    # Its exports and feed are the publication list's, narrowed to the group.
+    scoped = QueryDict(mutable=True)
+    scoped["group"] = group.slug
+    export_query = f"?{scoped.urlencode()}" + listing["filters_query"].replace("?", "&", 1)
+    return render(
+        request,
+        "groups/group_detail.html",
+        {
+            **listing,
+            "group": group,
+            "people_by_role": people_by_role,
+            "alumni": Person.objects.published()
+            .former_members_of(group)
+            .for_directory()
+            .order_by("name"),
+            "news_items": NewsItem.objects.published().of_group(group).for_listing()[:GROUP_NEWS],
+            "export_query": export_query,
+        },
+    )
+
+
+def area(request, slug):
+    """/areas/<slug>/: the research area's people, groups and newest papers, with a chart of
+    all its papers by year."""
+    area = get_object_or_404(ResearchArea.objects.visible_to(request.user), slug=slug)
+    publications = Publication.objects.published().in_areas(area)
+    per_year = publications.count_per_year()
+    all_of_them = f"{reverse('publications:index')}?area={area.slug}"
+    return render(
+        request,
+        "areas/area_detail.html",
+        {
+            "area": area,
+            "people": Person.objects.published().in_areas(area).for_directory(),
+            "groups": ResearchGroup.objects.published().filter(areas=area),
+            "publications": exports.with_citations(publications.for_listing()[:AREA_PUBLICATIONS]),
+            "publication_count": sum(per_year.values()),
+            "all_publications_url": all_of_them,
+            "chart": year_chart(
+                per_year,
+                link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
+            ),
         },
     )
 
@@ -135,7 +252,7 @@ class SearchGroup:
 
 
 def search(request):
-    """/search/?q=: people, publications and news at once, grouped by kind.
+    """/search/?q=: people, research groups, publications and news at once, grouped by kind.
 
     Each kind is searched by its own list's search function, so "all N" leads to that list
     with the same words and the same results. Words match word starts: "Hang" finds Hang Zhu,
@@ -164,6 +281,16 @@ def search(request):
             ),
             SearchGroup("news", "News", news, reverse("news:index")),
         ]
+        # Only a department's search looks for groups: the header's lab row says whether there
+        # are any, so a one-lab site's search runs no query for them.
+        if current_lab(request).has_groups:
+            research_groups = search_groups(
+                ResearchGroup.objects.published().for_index(), "q", words
+            )
+            groups.insert(
+                1,
+                SearchGroup("groups", "Research groups", research_groups, reverse("groups:index")),
+            )
     return render(
         request,
         "search.html",

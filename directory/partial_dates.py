@@ -14,6 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Cast, Left, Length
 
 # Every year on the site has four digits: the dates of CVs and news, publication years, and the
 # year filters' bounds all come from here.
@@ -194,3 +195,26 @@ class PartialDateField(models.CharField):
             choices_form_class=choices_form_class,
             **kwargs,
         )
+
+
+def ends_after_it_starts(*, name: str, message: str) -> models.CheckConstraint:
+    """A period whose end (when both are known) is not before its start, at the coarser
+    precision of the two: "May 2022" to "2022" is a period, "2022" to "Dec 2021" is not.
+
+    The stored ISO strings compare as dates once the start is cut to the end's length.
+    """
+    return models.CheckConstraint(
+        condition=models.Q(start__isnull=True)
+        | models.Q(end__isnull=True)
+        | models.Q(end__gte=Left("start", Length("end"))),
+        name=name,
+        violation_error_message=message,
+    )
+
+
+def year_of(field) -> Cast:
+    """The year of a partial date as a number, in SQL: "2023-09" → 2023; NULL stays NULL.
+
+    `field` is a field name or an expression (an OuterRef to a date in an enclosing query).
+    """
+    return Cast(Left(field, 4), models.IntegerField())

@@ -10,5 +10,14 @@ class NewsItemAdmin(HistoryAdmin):
     list_filter = ["kind", "is_published"]
     search_fields = ["title", "body"]
     prepopulated_fields = {"slug": ["title"]}
-    autocomplete_fields = ["people", "publications"]
-    fields = ["title", "slug", ("date", "kind"), "body", "people", "publications", "is_published"]
+    autocomplete_fields = ["people", "publications", "groups"]
+    fields = [
+        "title",
+        "slug",
+        ("date", "kind"),
+        "body",
+        "people",
+        "publications",
+        "groups",
+        "is_published",
+    ]

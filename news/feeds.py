@@ -1,29 +1,52 @@
-"""An Atom feed of the news, newest first."""
+"""An Atom feed of the news, newest first, narrowed by the same filters as /news/."""
 
 import datetime
 
 from django.contrib.syndication.views import Feed
-from django.urls import reverse_lazy
+from django.core.exceptions import BadRequest
+from django.urls import reverse
 
 from directory.feeds import XmlSafeAtom1Feed
 from directory.models import Lab
 from directory.text import markdown_to_html
+from news.filters import NewsFilter
 from news.models import NewsItem
+from publications.feeds import Selection
+from publications.filters import filters_query
 
 FEED_ITEMS = 20
 
 
 class NewsFeed(Feed):
-    """A news item is dated the first day its date stands for: "Jul 2026" is 1 July 2026."""
+    """`/news/feed/?person=hang-zhu` follows the news about one member, as the publications
+    feed follows their papers; a value the news page would ignore is a 400.
+
+    A news item is dated the first day its date stands for: "Jul 2026" is 1 July 2026.
+    """
 
     feed_type = XmlSafeAtom1Feed
-    link = reverse_lazy("news:index")
 
-    def title(self):
-        return f"{Lab.objects.current().name}: news"
+    def get_object(self, request):
+        filterset = NewsFilter(request.GET, queryset=NewsItem.objects.published().for_listing())
+        if ignored := filterset.ignored_values():
+            raise BadRequest(" ".join(ignored))
+        return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
 
-    def items(self):
-        return NewsItem.objects.published().for_listing()[:FEED_ITEMS]
+    def title(self, selection):
+        cleaned = selection.filterset.form.cleaned_data
+        names = dict(selection.filterset.filters["person"].extra["choices"])
+        about = [names[cleaned["person"]]] if cleaned.get("person") else []
+        about += [str(cleaned["year"])] if cleaned.get("year") else []
+        return f"{selection.lab_name}: news" + (f" ({', '.join(about)})" if about else "")
+
+    def link(self, selection):
+        return reverse("news:index") + selection.query
+
+    def feed_url(self, selection):
+        return reverse("news:feed") + selection.query
+
+    def items(self, selection):
+        return selection.filterset.qs[:FEED_ITEMS]
 
     def item_title(self, item):
         return item.title

@@ -3,9 +3,9 @@ from django.db.models.functions import Substr
 from simple_history.models import HistoricalRecords
 
 from directory.models import PublicPage
-from directory.partial_dates import PartialDateField
+from directory.partial_dates import PartialDateField, year_of
 from directory.querysets import PublishableQuerySet
-from people.models import Person
+from people.models import Person, ResearchGroup, covers_year
 from publications.models import Publication
 
 
@@ -30,6 +30,19 @@ class NewsItemQuerySet(PublishableQuerySet):
     def about(self, person):
         """The items that name `person` among the people they are about."""
         return self.filter(people=person)
+
+    def of_group(self, group):
+        """The items about the group itself, or about one of its members while they were a
+        member (by year, as for the group's papers: people.models.covers_year)."""
+        about_members = NewsItem.people.through.objects.filter(
+            models.Q(person__memberships__group=group)
+            & covers_year(year_of("newsitem__date"), prefix="person__memberships__")
+        )
+        tagged = NewsItem.groups.through.objects.filter(researchgroup=group)
+        return self.filter(
+            models.Q(pk__in=about_members.values("newsitem"))
+            | models.Q(pk__in=tagged.values("newsitem"))
+        )
 
     def mentioning(self, publication):
         return self.filter(publications=publication)
@@ -77,12 +90,20 @@ class NewsItem(PublicPage):
     publications = models.ManyToManyField(
         Publication, blank=True, related_name="news_items", help_text="The papers it mentions."
     )
+    groups = models.ManyToManyField(
+        ResearchGroup,
+        blank=True,
+        related_name="news_items",
+        help_text="The research groups it is about. News about a group's members is on the "
+        "group's page anyway.",
+    )
 
     objects = NewsItemQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["people", "publications"])
+    history = HistoricalRecords(m2m_fields=["people", "publications", "groups"])
 
     class Meta:
-        ordering = ["-date", "title"]
+        # The slug last: items of one date and title keep one order, page after page.
+        ordering = ["-date", "title", "slug"]
         verbose_name = "news item"
         indexes = [
             # The news page lists newest first.

@@ -4,6 +4,7 @@ from directory.pagination import paginate
 from news.filters import NewsFilter
 from news.models import NewsItem
 from publications import exports
+from publications.filters import filters_query
 
 PER_PAGE = 20
 
@@ -18,6 +19,7 @@ def index(request):
             "filterset": filterset,
             "page": paginate(request, filterset.qs, per_page=PER_PAGE),
             "ignored": filterset.notices(),
+            "filters_query": filters_query(filterset),
         },
     )
 

@@ -1,7 +1,13 @@
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.db.models import Count
-from django.utils.html import format_html
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.html import format_html, format_html_join
 
 from directory.history import HistoryAdmin
 from directory.roles import is_editor
@@ -9,14 +15,28 @@ from directory.scoped_admin import MemberScopedAdmin
 from people import photos
 from people.forms import PersonForm
 from people.models import (
+    Advising,
     Award,
+    Collaboration,
+    Departure,
     Education,
     Experience,
+    ExternalPerson,
+    IdentityChange,
+    Membership,
     Person,
     PersonLink,
+    ResearchArea,
+    ResearchGroup,
     RoleGroup,
     Service,
     Teaching,
+)
+from people.services import (
+    IdentityChangeRefused,
+    merge_external_people,
+    split_author_rows,
+    undo_identity_change,
 )
 
 
@@ -91,8 +111,8 @@ class PersonAdmin(MemberScopedAdmin):
     fieldsets = [
         (None, {"fields": ["name", "slug", "role_group", "position_title", "is_published"]}),
         ("Login", {"fields": ["user"]}),
-        ("Contact and affiliation", {"fields": ["affiliations", "email"]}),
-        ("About", {"fields": ["short_bio", "bio", "research_interests"]}),
+        ("Contact and affiliation", {"fields": ["affiliations", "email", "orcid"]}),
+        ("About", {"fields": ["short_bio", "bio", "research_interests", "research_areas"]}),
         ("Photo", {"fields": ["thumbnail", "photo", "photo_alt"]}),
         ("Recognising the person in author lists", {"fields": ["aliases"]}),
     ]
@@ -105,7 +125,7 @@ class PersonAdmin(MemberScopedAdmin):
         AwardInline,
     ]
 
-    autocomplete_fields = ["user"]
+    autocomplete_fields = ["user", "research_areas"]
 
     def member_queryset(self, queryset, person):
         return queryset.filter(pk=person.pk)
@@ -146,3 +166,315 @@ class PersonAdmin(MemberScopedAdmin):
             person.thumbnail_url,
             person.photo_alt,
         )
+
+
+# The department's models (people/models.py, after Departure's comment): editors manage them;
+# members may view areas and external people, to choose them for their profile and papers.
+
+
+@admin.register(ResearchArea)
+class ResearchAreaAdmin(HistoryAdmin):
+    list_display = ["name", "slug", "is_published"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 1
+    fields = ["person", "role", "start", "end"]
+    autocomplete_fields = ["person"]
+
+
+@admin.register(ResearchGroup)
+class ResearchGroupAdmin(HistoryAdmin):
+    list_display = ["name", "position", "member_count", "is_published"]
+    list_editable = ["position"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+    autocomplete_fields = ["areas"]
+    fields = [
+        "name",
+        "slug",
+        "short_description",
+        "description",
+        "areas",
+        "position",
+        "is_published",
+    ]
+    inlines = [MembershipInline]
+
+    def get_queryset(self, request):
+        current = Count("memberships", filter=Q(memberships__end__isnull=True))
+        return super().get_queryset(request).annotate(member_count=current)
+
+    @admin.display(description="current members", ordering="member_count")
+    def member_count(self, group):
+        return group.member_count
+
+
+class CurrentFilter(admin.SimpleListFilter):
+    title = "under way"
+    parameter_name = "current"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Current"), ("no", "Ended")]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(end__isnull=self.value() == "yes")
+        return queryset
+
+
+@admin.register(Membership)
+class MembershipAdmin(HistoryAdmin):
+    list_display = ["person", "group", "role", "start", "end"]
+    list_filter = ["group", "role", CurrentFilter]
+    list_select_related = ["person", "group"]
+    search_fields = ["person__name", "group__name"]
+    autocomplete_fields = ["person", "group"]
+
+
+class DegreeChoiceField(forms.ModelChoiceField):
+    """Each degree with its holder's name: the list holds everyone's."""
+
+    def label_from_instance(self, obj):
+        return f"{obj.person.name}: {obj.headline} ({obj.period})"
+
+
+class AdvisingForm(forms.ModelForm):
+    degree = DegreeChoiceField(
+        queryset=Education.objects.select_related("person").order_by("person__name", "position"),
+        required=False,
+        help_text=Advising._meta.get_field("degree").help_text,
+    )
+
+    class Meta:
+        model = Advising
+        # The admin adds the fields of its `fields` to this one, which the form labels.
+        fields = ["degree"]
+
+
+@admin.register(Advising)
+class AdvisingAdmin(HistoryAdmin):
+    form = AdvisingForm
+    list_display = ["advisee", "kind", "advisor_record", "is_current"]
+    list_filter = ["kind", "is_current"]
+    list_select_related = ["advisee", "advisor", "external_advisor"]
+    search_fields = ["advisee__name", "advisor__name", "external_advisor__name"]
+    autocomplete_fields = ["advisee", "advisor", "external_advisor"]
+    fields = [
+        ("advisee", "position"),
+        "kind",
+        ("advisor", "external_advisor"),
+        "degree",
+        ("start", "end", "is_current"),
+    ]
+
+    @admin.display(description="advisor")
+    def advisor_record(self, advising):
+        return advising.advisor_record
+
+
+@admin.register(Collaboration)
+class CollaborationAdmin(HistoryAdmin):
+    list_display = ["person", "collaborator_record", "position"]
+    list_select_related = ["person", "collaborator", "external_collaborator"]
+    search_fields = ["person__name", "collaborator__name", "external_collaborator__name"]
+    autocomplete_fields = ["person", "collaborator", "external_collaborator"]
+    fields = [("person", "position"), ("collaborator", "external_collaborator")]
+
+    @admin.display(description="collaborator")
+    def collaborator_record(self, collaboration):
+        return collaboration.collaborator_record
+
+
+# Addresses typed without a scheme are https ones (Django 6's default).
+HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
+
+
+@admin.register(Departure)
+class DepartureAdmin(HistoryAdmin):
+    formfield_overrides = HTTPS_URLS
+    list_display = ["person", "last_role", "left", "next_position"]
+    list_select_related = ["person"]
+    search_fields = ["person__name", "next_position", "thesis_title"]
+    autocomplete_fields = ["person"]
+
+
+class SplitForm(forms.Form):
+    authorships = forms.MultipleChoiceField(
+        label="Author rows to take off this record", widget=forms.CheckboxSelectMultiple
+    )
+    into = forms.ModelChoiceField(
+        queryset=ExternalPerson.objects.none(),
+        required=False,
+        label="Move them to",
+        empty_label="A new record, named as the first row is printed",
+    )
+
+    def __init__(self, *args, record: ExternalPerson, **kwargs):
+        super().__init__(*args, **kwargs)
+        rows = record.authorships.select_related("publication").order_by(
+            "-publication__year", "publication__title"
+        )
+        self.fields["authorships"].choices = [
+            (row.pk, f"“{row.name}”, author {row.position} of {row.publication}") for row in rows
+        ]
+        self.fields["into"].queryset = ExternalPerson.objects.exclude(pk=record.pk)
+
+
+@admin.register(ExternalPerson)
+class ExternalPersonAdmin(HistoryAdmin):
+    """Merging two records and splitting author rows off one are editors' (change permission
+    on external people): both are logged as merges and splits, where they can be undone."""
+
+    formfield_overrides = HTTPS_URLS
+    list_display = ["name", "affiliation", "orcid", "author_rows"]
+    search_fields = ["name", "aliases", "affiliation", "orcid", "dblp"]
+    prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["author_row_list"]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "aliases", "affiliation"]}),
+        ("Identifiers", {"fields": ["orcid", "dblp", "homepage"]}),
+        ("Papers", {"fields": ["author_row_list"]}),
+    ]
+    actions = ["merge_selected"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(author_rows=Count("authorships"))
+
+    @admin.display(description="author rows", ordering="author_rows")
+    def author_rows(self, record):
+        return record.author_rows
+
+    @admin.display(description="author rows linked to this record")
+    def author_row_list(self, record):
+        if record.pk is None:
+            return "—"
+        rows = record.authorships.select_related("publication").order_by("-publication__year")
+        items = format_html_join(
+            "",
+            "<li>“{}”, author {} of {}</li>",
+            ((r.name, r.position, r.publication) for r in rows),
+        )
+        split = self.admin_url("split", record.pk)
+        return format_html(
+            '<ul>{}</ul><p><a href="{}">Split wrongly linked rows off…</a></p>', items, split
+        )
+
+    def get_urls(self):
+        split = self.admin_site.admin_view(self.split_view)
+        name = f"{self.opts.app_label}_{self.opts.model_name}_split"
+        return [path("<path:object_id>/split/", split, name=name), *super().get_urls()]
+
+    @admin.action(description="Merge the two selected records", permissions=["change"])
+    def merge_selected(self, request, queryset):
+        records = list(queryset.annotate(rows=Count("authorships")).order_by("-rows", "pk"))
+        if len(records) != 2:
+            self.message_user(request, "Select exactly two records to merge.", messages.ERROR)
+            return None
+        keep_id = request.POST.get("keep")
+        if keep_id:
+            keep = next((record for record in records if str(record.pk) == keep_id), None)
+            if keep is None:
+                self.message_user(request, "Choose one of the two records.", messages.ERROR)
+                return None
+            absorb = next(record for record in records if record != keep)
+            try:
+                change = merge_external_people(keep=keep, absorb=absorb, user=request.user)
+            except IdentityChangeRefused as refused:
+                self.message_user(request, str(refused), messages.ERROR)
+                return None
+            self.message_user(request, f"{change.summary} Undo it from “Merges and splits”.")
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Merge two records of one person",
+            "records": records,
+            "action": "merge_selected",
+        }
+        return TemplateResponse(request, "admin/people/externalperson/merge.html", context)
+
+    def split_view(self, request, object_id):
+        record = self.get_object(request, object_id)
+        if record is None:
+            raise Http404("No such record.")
+        if not self.has_change_permission(request, record):
+            raise PermissionDenied
+        form = SplitForm(request.POST if request.method == "POST" else None, record=record)
+        if request.method == "POST" and form.is_valid():
+            try:
+                change = split_author_rows(
+                    record=record,
+                    authorship_ids=form.cleaned_data["authorships"],
+                    into=form.cleaned_data["into"],
+                    user=request.user,
+                )
+            except IdentityChangeRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(request, f"{change.summary} Undo it from “Merges and splits”.")
+                return redirect(self.admin_url("change", record.pk))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": f"Split author rows off “{record.name}”",
+            "original": record,
+            "form": form,
+        }
+        return TemplateResponse(
+            request,
+            "admin/people/externalperson/split.html",
+            context,
+            status=400 if form.is_bound else 200,
+        )
+
+
+@admin.register(IdentityChange)
+class IdentityChangeAdmin(admin.ModelAdmin):
+    """The log of merges and splits: read-only, with "Undo" as its one action."""
+
+    list_display = ["summary", "kind", "made_at", "made_by", "undone_at"]
+    list_filter = ["kind"]
+    list_select_related = ["made_by"]
+    actions = ["undo_selected"]
+    readonly_fields = [
+        "kind",
+        "summary",
+        "record",
+        "other",
+        "moved",
+        "made_at",
+        "made_by",
+        "undone_at",
+        "undone_by",
+    ]
+    fields = readonly_fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_undo_permission(self, request):
+        return request.user.has_perm("people.change_externalperson")
+
+    @admin.action(description="Undo the selected merges and splits", permissions=["undo"])
+    def undo_selected(self, request, queryset):
+        # Newest first: a later change may depend on an earlier one.
+        for change in queryset.order_by("-made_at", "-pk"):
+            try:
+                result = undo_identity_change(change=change, user=request.user)
+            except IdentityChangeRefused as refused:
+                self.message_user(request, f"{change}: {refused}", messages.ERROR)
+                continue
+            note = (
+                f" {result.skipped} changed since were left as they are." if result.skipped else ""
+            )
+            self.message_user(request, f"Undone: {change} {result.restored} rows put back.{note}")

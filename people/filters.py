@@ -1,6 +1,10 @@
+from typing import NamedTuple
+
+from django.db.models import Count
+
 from directory.filters import ChoiceFilter, FilterSet, SearchFilter
 from directory.text import NAME_BREAKS, word_start
-from people.models import Person, RoleGroup
+from people.models import Membership, Person, ResearchArea, ResearchGroup, RoleGroup
 
 
 def search_people(queryset, name, value):
@@ -15,15 +19,86 @@ def search_people(queryset, name, value):
     return queryset
 
 
+def search_groups(queryset, name, value):
+    """As search_people: every word must start a word of the group's name or its one-sentence
+    description."""
+    for word in value.split():
+        queryset = queryset.filter(
+            word_start("name", word, breaks=NAME_BREAKS) | word_start("short_description", word)
+        )
+    return queryset
+
+
 class PersonFilter(FilterSet):
-    group = ChoiceFilter(field_name="role_group__slug", label="Group", empty_label="Everyone")
+    role = ChoiceFilter(field_name="role_group__slug", label="Role", empty_label="Everyone")
+    group = ChoiceFilter(method="filter_group", label="Research group", empty_label="Any group")
+    area = ChoiceFilter(method="filter_area", label="Research area", empty_label="Any area")
     q = SearchFilter(method=search_people, label="Name or interest")
 
     class Meta:
         model = Person
-        fields = ["group", "q"]
+        fields = ["role", "group", "area", "q"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        groups = RoleGroup.objects.filter(people__is_published=True).distinct()
-        self.filters["group"].extra["choices"] = list(groups.values_list("slug", "name"))
+        roles = RoleGroup.objects.filter(people__is_published=True).distinct()
+        self.filters["role"].extra["choices"] = list(roles.values_list("slug", "name"))
+        # A site without research groups or areas offers neither filter.
+        for name, model in [("group", ResearchGroup), ("area", ResearchArea)]:
+            choices = model.objects.published().values_list("slug", "name")
+            self.filters[name].extra["choices"] = list(choices)
+
+    def filter_group(self, queryset, name, value):
+        return queryset.in_groups(ResearchGroup.objects.filter(slug=value))
+
+    def filter_area(self, queryset, name, value):
+        return queryset.in_areas(ResearchArea.objects.filter(slug=value))
+
+    def queryset_without(self, excluded: str):
+        """The people every valid filter but `excluded` gives: what its counts count."""
+        self.form.is_valid()
+        queryset = self.queryset.all()
+        for name, value in self.form.cleaned_data.items():
+            if name != excluded and value not in (None, ""):
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset
+
+
+class Option(NamedTuple):
+    value: str
+    label: str
+    count: int
+    selected: bool
+
+
+def facet_options(filterset: PersonFilter) -> dict[str, list[Option]]:
+    """The research group and area options, each with its number of people under the other
+    filters (a group counts its current members); an option without people only while chosen.
+    One query per filter the site offers, none for one it does not."""
+    options: dict[str, list[Option]] = {}
+    for name in ("group", "area"):
+        choices = filterset.filters[name].extra["choices"]
+        if not choices:
+            continue
+        people = filterset.queryset_without(name)
+        if name == "group":
+            rows = (
+                Membership.objects.current()
+                .filter(person__in=people.values("pk"))
+                .values_list("group__slug")
+                .annotate(count=Count("person", distinct=True))
+            )
+        else:
+            rows = (
+                people.filter(research_areas__isnull=False)
+                .values_list("research_areas__slug")
+                .annotate(count=Count("pk", distinct=True))
+            )
+        counts = dict(rows.order_by())
+        chosen = filterset.form.cleaned_data.get(name)
+        options[name] = [
+            Option(slug, label, counts.get(slug, 0), slug == chosen)
+            for slug, label in choices
+            if counts.get(slug) or slug == chosen
+        ]
+    return options

@@ -20,7 +20,16 @@ def profile(person: Person, *, request) -> dict:
         data["knowsAbout"] = person.interest_list
     if person.photo:
         data["image"] = request.build_absolute_uri(person.photo.url)
-    if links := [link.url for link in person.links.all()]:
+    links = [link.url for link in person.links.all()]
+    if person.orcid:
+        # The ORCID record is the person's identity across sites: first among their pages.
+        data["identifier"] = {
+            "@type": "PropertyValue",
+            "propertyID": "ORCID",
+            "value": person.orcid,
+        }
+        links = [person.orcid_url, *(url for url in links if url != person.orcid_url)]
+    if links:
         data["sameAs"] = links
     return data
 

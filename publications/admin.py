@@ -12,6 +12,7 @@ from django.urls import path, reverse
 from directory.history import HistoryAdmin
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
+from people.names import normalize_name
 from publications.bibtex import Bibliography, parse_bibtex, review_bibliography
 from publications.bibtex_jobs import (
     WAITING,
@@ -33,7 +34,12 @@ from publications.models import (
     PublicationLink,
     Venue,
 )
-from publications.services import link_authors_to_members, match_member, member_name_index
+from publications.services import (
+    author_name_index,
+    link_authors,
+    match_member,
+    member_name_index,
+)
 from publications.tasks import review_bibtex_upload, run_bibtex_import
 
 # The status page of an import running in the worker reloads itself this often (a meta
@@ -49,8 +55,8 @@ class VenueAdmin(HistoryAdmin):
 
 
 class MemberAuthorshipFormSet(BaseInlineFormSet):
-    """A member may link an author to themselves, or to the member whose name or alias the
-    printed name is; linking a paper to any other profile is an editor's decision."""
+    """A member may link an author to themselves, or to the member or external person whose
+    name or alias the printed name is; any other link is an editor's decision."""
 
     member = None  # set per request by AuthorshipInline for members
 
@@ -69,14 +75,20 @@ class MemberAuthorshipFormSet(BaseInlineFormSet):
                     f"“{form.cleaned_data.get('name')}” is not {person}'s name: leave the "
                     "member empty, or ask an editor.",
                 )
+        externals = author_name_index()
+        for form in self.forms:
+            external = form.cleaned_data.get("external")
+            name = normalize_name(form.cleaned_data.get("name", ""))
+            if "external" in form.changed_data and external and externals.get(name) != external:
+                form.add_error("external", f"This author is not {external.name}: ask an editor.")
 
 
 class AuthorshipInline(admin.TabularInline):
     model = Authorship
     formset = MemberAuthorshipFormSet
     extra = 1
-    fields = ["position", "name", "person", "equal_contribution"]
-    autocomplete_fields = ["person"]
+    fields = ["position", "name", "person", "external", "equal_contribution"]
+    autocomplete_fields = ["person", "external"]
     ordering = ["position"]
 
     def get_formset(self, request, obj=None, **kwargs):
@@ -122,11 +134,11 @@ class PublicationAdmin(MemberScopedAdmin):
     search_fields = ["title", "authorships__name", "doi"]
     search_help_text = "Search by title, author name or DOI."
     prepopulated_fields = {"slug": ["title"]}
-    autocomplete_fields = ["venue"]
+    autocomplete_fields = ["venue", "areas"]
     fieldsets = [
         (None, {"fields": ["title", "slug", ("venue", "year"), ("type", "status")]}),
         ("On the site", {"fields": ["is_published", "is_featured"]}),
-        ("Details", {"fields": ["doi", "abstract"]}),
+        ("Details", {"fields": ["doi", "abstract", "areas"]}),
     ]
     inlines = [AuthorshipInline, AwardInline, LinkInline]
 
@@ -281,11 +293,10 @@ class PublicationAdmin(MemberScopedAdmin):
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
         if formset.model is Authorship:
-            linked = link_authors_to_members(form.instance.authorships.filter(person=None))
+            linked = link_authors(form.instance.authorships.filter(person=None, external=None))
             for authorship in linked:
-                self.message_user(
-                    request, f"Linked author “{authorship.name}” to the member {authorship.person}."
-                )
+                who = authorship.person or authorship.external
+                self.message_user(request, f"Linked author “{authorship.name}” to {who}.")
 
 
 def _uuid(value: str | None) -> uuid.UUID | None:

@@ -41,7 +41,8 @@ from pylatexenc.latex2text import MacroTextSpec, get_default_latex_context_db
 
 from directory.text import fold
 from directory.validation import row_problems, validate_rows
-from people.models import Person
+from people.models import ExternalPerson, Person
+from people.names import normalize_name
 from publications.bibtex_limits import (
     ENTRY_START,
     Exceeded,
@@ -52,7 +53,7 @@ from publications.bibtex_limits import (
 )
 from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
-from publications.services import match_member, member_name_index
+from publications.services import author_name_index
 
 # Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
 RESERVED_SLUGS = {"export", "feed"}
@@ -404,8 +405,19 @@ class VenueMatch:
 
 @dataclass(frozen=True)
 class AuthorMatch:
+    """An author of an entry, and whom the name names: a member, an external person, or
+    nobody (publications.services.author_name_index)."""
+
     name: str
     member: Person | None
+    external: ExternalPerson | None = None
+
+    @classmethod
+    def of(cls, name: str, people: dict[str, Person | ExternalPerson]) -> "AuthorMatch":
+        who = people.get(normalize_name(name))
+        if isinstance(who, ExternalPerson):
+            return cls(name, None, who)
+        return cls(name, who)
 
 
 @dataclass(frozen=True)
@@ -511,7 +523,7 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
         by_title_year.setdefault((title, publication.year), publication)
         by_title.setdefault(title, publication)
     venues = VenueIndex(Venue.objects.all())
-    members = member_name_index()
+    people = author_name_index()
 
     seen_in_file: dict[object, str] = {}
     reviewed = []
@@ -523,9 +535,7 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
             "type": publication_type,
             "status": _status(entry),
             "venue": venue,
-            "authors": tuple(
-                AuthorMatch(name, match_member(name, members)) for name in entry.authors
-            ),
+            "authors": tuple(AuthorMatch.of(name, people) for name in entry.authors),
         }
         title = normalize_title(entry.title)
         doi = entry.doi.casefold()
@@ -794,7 +804,11 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
     )
     authorships = [
         Authorship(
-            publication=publication, position=position, name=author.name, person=author.member
+            publication=publication,
+            position=position,
+            name=author.name,
+            person=author.member,
+            external=author.external,
         )
         for position, author in enumerate(item.authors, start=1)
     ]

@@ -7,6 +7,7 @@ from django.contrib.syndication.views import Feed
 from django.urls import reverse
 
 from directory.feeds import XmlSafeAtom1Feed
+from directory.filters import FilterSet
 from directory.models import Lab
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from publications.filters import PublicationFilter, active_filters, filters_query
@@ -18,7 +19,9 @@ FEED_ITEMS = 50
 
 @dataclass(frozen=True)
 class Selection:
-    filterset: PublicationFilter
+    """A list's filters as a feed reads them (the news feed too)."""
+
+    filterset: FilterSet
     query: str
     lab_name: str
 

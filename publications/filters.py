@@ -1,5 +1,6 @@
 """The publication list's filters, their facet counts and the chips that undo them."""
 
+import functools
 from dataclasses import dataclass
 
 import django_filters
@@ -20,7 +21,7 @@ from directory.filters import (
 )
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from directory.text import NAME_BREAKS, word_start
-from people.models import Person
+from people.models import Person, ResearchArea, ResearchGroup
 from publications.models import (
     TITLE_SEARCH_VECTOR,
     Authorship,
@@ -40,6 +41,8 @@ class MultipleIntegerField(forms.Field):
     widget = forms.MultipleHiddenInput
     combines_repeated_values = True
     default_error_messages = {"invalid": "“%(value)s” is not a year."}
+    # Its bounds, which the API's schema declares too (directory/api.py).
+    min_value, max_value = FIRST_YEAR, LAST_YEAR
 
     def to_python(self, value):
         if not value:
@@ -51,7 +54,7 @@ class MultipleIntegerField(forms.Field):
                 year = int(item)
             except (TypeError, ValueError):
                 year = None
-            if year is None or not FIRST_YEAR <= year <= LAST_YEAR:
+            if year is None or not self.min_value <= year <= self.max_value:
                 # A huge number would overflow the database's integer, so it is no year either.
                 raise forms.ValidationError(
                     self.error_messages["invalid"], code="invalid", params={"value": item}
@@ -85,6 +88,16 @@ def search_publications(queryset, name, value):
     return queryset
 
 
+def published_choices(model):
+    """The (slug, name) of each published row of `model`, read on the first call only."""
+
+    @functools.cache
+    def choices():
+        return list(model.objects.published().values_list("slug", "name"))
+
+    return choices
+
+
 class PublicationFilterForm(FilterForm):
     """Reads "from 2024 to 2020" as 2020 to 2024, and says so."""
 
@@ -113,6 +126,8 @@ class PublicationFilter(FilterSet):
         label="Papers by",
         empty_label=None,
     )
+    group = MultipleChoiceFilter(method="filter_group", label="Research group")
+    area = MultipleChoiceFilter(method="filter_area", label="Research area")
     award = ChoiceFilter(
         choices=[("1", "Has an award")],
         method="filter_award",
@@ -126,16 +141,26 @@ class PublicationFilter(FilterSet):
         model = Publication
         form = PublicationFilterForm
         fields = [
-            "venue", "year", "year_min", "year_max", "type", "author", "authors", "award", "q",
+            "venue", "year", "year_min", "year_max", "type", "author", "authors", "group", "area",
+            "award", "q",
         ]  # fmt: skip
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, without: tuple[str, ...] = (), **kwargs):
+        """`without` names filters a page leaves out: a group's page lists only that group's
+        papers, so it has no group filter."""
         super().__init__(*args, **kwargs)
+        for name in without:
+            del self.filters[name]
         # Two small queries for the choices, whatever the number of publications.
         venues = Venue.objects.order_by("short_name").values_list("short_name", flat=True)
         self.filters["venue"].extra["choices"] = [(name, name) for name in venues]
         members = Person.objects.published().order_by("name").values_list("slug", "name")
         self.filters["author"].extra["choices"] = list(members)
+        # Read when first needed, once: to check a value given, or to offer the facet. A feed
+        # or an export without a group or area pays no query for them.
+        for name, model in [("group", ResearchGroup), ("area", ResearchArea)]:
+            if name in self.filters:
+                self.filters[name].extra["choices"] = published_choices(model)
 
     @property
     def all_authors(self) -> bool:
@@ -152,6 +177,12 @@ class PublicationFilter(FilterSet):
     def filter_nothing(self, queryset, name, value):
         """`authors` only says how `author` combines its members."""
         return queryset
+
+    def filter_group(self, queryset, name, value):
+        return queryset.of_groups(ResearchGroup.objects.filter(slug__in=value))
+
+    def filter_area(self, queryset, name, value):
+        return queryset.in_areas(ResearchArea.objects.filter(slug__in=value))
 
     def filter_award(self, queryset, name, value):
         return queryset.filter(pk__in=PublicationAward.objects.values("publication"))
@@ -245,7 +276,8 @@ def facet(name: str, legend: str, choices, counts: dict, selected) -> Facet:
 
 
 def facets(filterset: PublicationFilter) -> dict[str, Facet]:
-    """Venue, type and member options, each counted with the other filters applied.
+    """Venue, type and member options, and research group and area options where the site
+    has any, each counted with the other filters applied.
 
     One aggregate query per facet, whatever the number of publications.
     """
@@ -253,6 +285,7 @@ def facets(filterset: PublicationFilter) -> dict[str, Facet]:
     venues = filterset.filters["venue"].extra["choices"]
     members = filterset.filters["author"].extra["choices"]
     return {
+        **department_facets(filterset),
         "venue": facet(
             "venue",
             "Venue",
@@ -275,6 +308,24 @@ def facets(filterset: PublicationFilter) -> dict[str, Facet]:
             set(cleaned.get("author") or []),
         ),
     }
+
+
+def department_facets(filterset: PublicationFilter) -> dict[str, Facet]:
+    """The research group and area options, each with its papers under the other filters; an
+    option without papers only while ticked. No query for a facet the site has no choices for,
+    or that the page leaves out."""
+    counters = {
+        "group": lambda: filterset.queryset_without("group").count_by_group(),
+        "area": lambda: count_by(filterset, "areas__slug", "area"),
+    }
+    legends = {"group": "Research group", "area": "Research area"}
+    found = {}
+    for name, counter in counters.items():
+        choices = filterset.filters[name].extra["choices"]() if name in filterset.filters else []
+        if choices:
+            selected = set(filterset.form.cleaned_data.get(name) or [])
+            found[name] = facet(name, legends[name], choices, counter(), selected)
+    return found
 
 
 def award_count(filterset: PublicationFilter) -> int:
@@ -331,6 +382,11 @@ def active_filters(filterset: PublicationFilter) -> list[ActiveFilter]:
         "venue": ("Venue", {}),
         "type": ("Type", dict(Publication.Type.choices)),
         "author": ("Author", dict(filterset.filters["author"].extra["choices"])),
+        **{
+            name: (legend, dict(filterset.filters[name].extra["choices"]()))
+            for name, legend in [("group", "Research group"), ("area", "Research area")]
+            if cleaned.get(name) and name in filterset.filters
+        },
     }
     for name, (legend, names) in labels.items():
         for value in cleaned.get(name) or []:

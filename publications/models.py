@@ -9,7 +9,14 @@ from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
 from directory.validation import ValidatedModel
-from people.models import Person
+from people.models import (
+    ExternalPerson,
+    Membership,
+    Person,
+    ResearchArea,
+    ResearchGroup,
+    covers_year,
+)
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
 # (migration 0002), so the index serves the search.
@@ -90,6 +97,64 @@ class PublicationQuerySet(PublishableQuerySet):
         """
         return self.filter(pk__in=Authorship.objects.by(people).values("publication"))
 
+    def of_groups(self, groups):
+        """The papers of the groups' members written while they were members: a paper counts
+        for a group when one of its authors was in the group during the paper's year
+        (people.models.covers_year). `groups` is a ResearchGroup or several.
+
+        One subquery, the same for every paper: the groups' members' author rows in the years
+        of their memberships, so the database finds them once instead of once per paper.
+        """
+        groups = [groups] if isinstance(groups, ResearchGroup) else groups
+        during_membership = models.Q(person__memberships__group__in=groups) & covers_year(
+            models.F("publication__year"), prefix="person__memberships__"
+        )
+        rows = Authorship.objects.filter(during_membership).values("publication")
+        return self.filter(pk__in=rows)
+
+    def count_by_group(self) -> dict[str, int]:
+        """How many of these papers are each published group's (as of_groups counts them), by
+        group slug. One aggregate query: memberships joined to their members' papers."""
+        year = models.F("person__authorships__publication__year")
+        rows = (
+            Membership.objects.filter(
+                models.Q(
+                    group__is_published=True,
+                    person__authorships__publication__in=self.values("pk"),
+                )
+                # In the same filter() as the join above, so the paper's year is that paper's.
+                & covers_year(year)
+            )
+            .order_by()
+            .values("group__slug")
+            .annotate(count=models.Count("person__authorships__publication", distinct=True))
+        )
+        return {row["group__slug"]: row["count"] for row in rows}
+
+    def count_per_year(self) -> dict[int | None, int]:
+        """How many of these papers each year has, undated ones under None: what a page's
+        year chart draws and its total sums. One aggregate query."""
+        rows = self.order_by().values_list("year").annotate(count=models.Count("pk"))
+        return dict(rows.values_list("year", "count"))
+
+    def in_areas(self, areas):
+        """The papers staff filed under any of `areas` (a ResearchArea or several)."""
+        areas = [areas] if isinstance(areas, ResearchArea) else areas
+        return self.filter(
+            pk__in=Publication.areas.through.objects.filter(researcharea__in=areas).values(
+                "publication"
+            )
+        )
+
+    def external_coauthors(self) -> models.QuerySet[ExternalPerson]:
+        """The external people among the authors of these publications, with the number of
+        them each wrote (`shared`), most shared first. One query when evaluated."""
+        return (
+            ExternalPerson.objects.filter(authorships__publication__in=self.values("pk"))
+            .annotate(shared=models.Count("authorships__publication", distinct=True))
+            .order_by("-shared", "name")
+        )
+
     def coauthors_of(self, person) -> models.QuerySet[Person]:
         """The published members who wrote any of these publications with `person`, with the
         number of them (`shared`), most shared first. One query when evaluated."""
@@ -158,12 +223,20 @@ class Publication(PublicPage):
         blank=True,
         help_text='Without "https://doi.org/", e.g. "10.1145/3544216.3544265".',
     )
+    areas = models.ManyToManyField(
+        ResearchArea,
+        blank=True,
+        related_name="publications",
+        help_text="The department's research areas this paper belongs to.",
+    )
 
     objects = PublicationQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = HistoricalRecords(m2m_fields=["areas"])
 
     class Meta:
-        ordering = [models.F("year").desc(nulls_last=True), "title"]
+        # The slug last: papers of one year and title keep one order, so a page of the list,
+        # of the API and of an export never repeats or skips one of them.
+        ordering = [models.F("year").desc(nulls_last=True), "title", "slug"]
         indexes = [
             # The public list orders by year, newest first, and the year facet groups by it.
             models.Index(fields=["year", "title"], name="publication_year_title"),
@@ -219,9 +292,12 @@ class PublicationPart(OrderedRow):
 
 class AuthorshipQuerySet(OrderedRowQuerySet):
     def by(self, people):
-        """The author rows of `people`: a Person, or an iterable or QuerySet of them."""
+        """The author rows of `people`: a Person, or an iterable or QuerySet of them; or an
+        ExternalPerson."""
         if isinstance(people, Person):
             return self.filter(person=people)
+        if isinstance(people, ExternalPerson):
+            return self.filter(external=people)
         return self.filter(person__in=people)
 
 
@@ -241,6 +317,16 @@ class Authorship(PublicationPart):
         related_name="authorships",
         help_text="The lab member this author is, if any. Filled in from the name when left empty.",
     )
+    external = models.ForeignKey(
+        ExternalPerson,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="authorships",
+        verbose_name="external person",
+        help_text="Who this author is when not a member, if staff keep a record of them. "
+        "Filled in from the name when left empty.",
+    )
     equal_contribution = models.BooleanField(
         default=False, help_text="Marked * in the paper: contributed equally."
     )
@@ -251,6 +337,18 @@ class Authorship(PublicationPart):
         indexes = [
             # A member's publication list and the author filter look authorships up by person.
             models.Index(fields=["person", "publication"], name="authorship_person_publication"),
+            # A profile's collaborators outside the lab, and merges, look them up by record.
+            models.Index(fields=["external", "publication"], name="authorship_external_paper"),
+        ]
+        constraints = [
+            *PublicationPart.Meta.constraints,
+            # An author is one person: the author line links the name to one page, and the
+            # collaborator counts would count the row twice.
+            models.CheckConstraint(
+                condition=models.Q(person__isnull=True) | models.Q(external__isnull=True),
+                name="authorship_member_or_external_not_both",
+                violation_error_message="An author is a member or an external person, not both.",
+            ),
         ]
 
     def __str__(self):

@@ -12,5 +12,6 @@ urlpatterns = [
     # Before the slug patterns: "export.bib" and "feed" would otherwise read as slugs.
     re_path(r"^export\.(?P<format>bib|ris|json|csv)$", views.export, name="export"),
     path("feed/", PublicationFeed(), name="feed"),
+    path("embed/", views.embed, name="embed"),
     re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.bib$", views.citation, name="citation"),
 ]

@@ -1,5 +1,8 @@
+import re
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_safe
 
@@ -27,33 +30,38 @@ EXPORT_MAX_ROWS = 2000
 
 def index(request):
     publications = Publication.objects.published().for_listing()
-    filterset = PublicationFilter(request.GET, queryset=publications)
+    return render(
+        request, "publications/publication_list.html", listing_context(request, publications)
+    )
+
+
+def listing_context(request, publications, *, without: tuple[str, ...] = ()) -> dict:
+    """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
+    chart: what /publications/ shows, and a group's page shows of its papers
+    (config/views.py)."""
+    filterset = PublicationFilter(request.GET, queryset=publications, without=without)
     page = paginate(request, filterset.qs, per_page=PER_PAGE)
     page.object_list = exports.with_citations(page.object_list)
     years = year_counts(filterset)
-    return render(
-        request,
-        "publications/publication_list.html",
-        {
-            "filterset": filterset,
-            "page": page,
-            "facets": facets(filterset),
-            "award_count": award_count(filterset),
-            "year_options": year_options(filterset, years),
-            "year_controls": [
-                ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
-                ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
-            ],
-            "chart": year_chart(
-                years,
-                link=lambda year: year_link(filterset, year),
-                selected=lambda year: in_chosen_years(filterset, year),
-            ),
-            "active_filters": active_filters(filterset),
-            "ignored": filterset.notices(),
-            "filters_query": filters_query(filterset),
-        },
-    )
+    return {
+        "filterset": filterset,
+        "page": page,
+        "facets": facets(filterset),
+        "award_count": award_count(filterset),
+        "year_options": year_options(filterset, years),
+        "year_controls": [
+            ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
+            ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
+        ],
+        "chart": year_chart(
+            years,
+            link=lambda year: year_link(filterset, year),
+            selected=lambda year: in_chosen_years(filterset, year),
+        ),
+        "active_filters": active_filters(filterset),
+        "ignored": filterset.notices(),
+        "filters_query": filters_query(filterset),
+    }
 
 
 @require_safe
@@ -86,6 +94,34 @@ def export(request, format):
         case _:
             raise Http404("No such export format.")
     return download(content, format=format, filename=f"publications.{format}")
+
+
+# A root-relative address in an attribute: what embed() makes absolute.
+SITE_PATH = re.compile(r'(\s(?:href|src)=")/(?!/)')
+
+
+@require_safe
+def embed(request):
+    """/publications/embed/?author=...: the list's first page as an HTML fragment, for another
+    site to include when it builds its pages (a department's page, a CMS block).
+
+    The markup is the list's own (includes/publication_list.html, the site's class names);
+    its links are made absolute, as the fragment is read on another site. A filter value the
+    list would ignore is a 400, as for the exports.
+    """
+    filterset = PublicationFilter(
+        request.GET, queryset=Publication.objects.published().for_listing()
+    )
+    if ignored := filterset.ignored_values():
+        return plain_text("\n".join(ignored), status=400)
+    page = paginate(request, filterset.qs, per_page=PER_PAGE)
+    html = render_to_string(
+        "publications/embed.html",
+        {"page": page, "filters_query": filters_query(filterset)},
+        request=request,
+    )
+    site = request.build_absolute_uri("/")
+    return HttpResponse(SITE_PATH.sub(rf"\1{site}", html), content_type="text/html; charset=utf-8")
 
 
 @require_safe

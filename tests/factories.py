@@ -2,6 +2,8 @@
 
 from itertools import count
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -78,3 +80,10 @@ def count_queries(client, url: str) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)
+
+
+def make_staff_login(username: str, *, role: str):
+    """A staff login in the role group `role` ("Editors" or "Members")."""
+    user = get_user_model().objects.create_user(username, password="pw", is_staff=True)
+    user.groups.add(Group.objects.get(name=role))
+    return user

@@ -3,6 +3,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from directory.structured_data import json_ld_script
+from publications.coins import context_object
 from publications.structured_data import scholarly_article
 
 register = template.Library()
@@ -32,3 +33,12 @@ def author_list(publication) -> str:
 @register.simple_tag(takes_context=True)
 def publication_json_ld(context, publication):
     return json_ld_script(scholarly_article(publication, request=context["request"]))
+
+
+@register.simple_tag(takes_context=True)
+def coins(context, publication):
+    """The paper for Zotero (publications/coins.py): an empty span, nothing shown."""
+    url = context["request"].build_absolute_uri(publication.get_absolute_url())
+    return format_html(
+        '<span class="Z3988" title="{}"></span>', context_object(publication, url=url)
+    )

@@ -36,7 +36,8 @@ def test_visitor_goes_from_home_to_a_filtered_publication_and_back(page, viewpor
 
     page.get_by_role("link", name="Hang Zhu", exact=True).first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Hang Zhu")
-    expect(page.get_by_text("2017 – 2022")).to_be_visible()
+    # The degree's period; the advisors section shows it again beside his advisor.
+    expect(page.get_by_role("region", name="Education").get_by_text("2017 – 2022")).to_be_visible()
 
     page.get_by_role("link", name="All 12 publications, to filter and export").click()
     expect(page.locator(".result-count")).to_contain_text("12 publications")

@@ -57,18 +57,18 @@ class SeededPeoplePagesTests(SeededTestCase):
         assert students < html.index("Zerui Wang") < members < html.index("Hao Zhang")
         assert ">Alumni</h2>" not in html  # no alumni in the seed
 
-    def test_directory_filters_by_group_and_searches_name_alias_and_interest(self):
-        assert names(self.client.get("/people/", {"group": "phd-students"})) == ["Zerui Wang"]
+    def test_directory_filters_by_role_and_searches_name_alias_and_interest(self):
+        assert names(self.client.get("/people/", {"role": "phd-students"})) == ["Zerui Wang"]
         assert names(self.client.get("/people/", {"q": "gpu"})) == ["Zerui Wang"]
         assert names(self.client.get("/people/", {"q": "haoran"})) == ["Haoran Zhang"]
         assert names(
-            self.client.get("/people/", {"q": "zhang", "group": "research-scientists"})
+            self.client.get("/people/", {"q": "zhang", "role": "research-scientists"})
         ) == ["Haoran Zhang"]
 
-    def test_directory_reports_an_unknown_group_and_a_search_that_finds_nobody(self):
-        response = self.client.get("/people/", {"group": "wizards"})
+    def test_directory_reports_an_unknown_role_and_a_search_that_finds_nobody(self):
+        response = self.client.get("/people/", {"role": "wizards"})
         assert response.status_code == 200
-        assert "Group “wizards” was ignored" in response.content.decode()
+        assert "Role “wizards” was ignored" in response.content.decode()
         assert len(names(response)) == Person.objects.published().count()
         nobody = self.client.get("/people/", {"q": "astrology"})
         assert "Nobody matches" in nobody.content.decode()
@@ -188,15 +188,18 @@ class PeoplePagesQueryCountTests(TestCase):
         cls.subject = make_people(cls.rows)
 
     def test_directory_runs_a_fixed_number_of_queries(self):
-        """lab, group choices, people with their groups, their links: no query per card."""
-        assert count_queries(self.client, "/people/") == 4
-        assert count_queries(self.client, "/people/?q=person&group=group-1") == 4
+        """lab, role, research group and area choices, people with their groups, their links:
+        no query per card. (With research groups or areas, one count each:
+        tests/test_department_scale.py.)"""
+        assert count_queries(self.client, "/people/") == 6
+        assert count_queries(self.client, "/people/?q=person&role=group-1") == 6
 
     def test_profile_runs_a_fixed_number_of_queries(self):
-        """lab, person with group, six CV prefetches, the selection with its three prefetches and
-        citation keys, the count per year (the chart and the total), co-authors, news: no query
-        per publication, author or entry."""
-        assert count_queries(self.client, self.subject.get_absolute_url()) == 16
+        """lab, person with group, six CV prefetches, five department prefetches (advisors,
+        students, collaborators, groups, areas), the selection with its three prefetches and
+        citation keys, the count per year (the chart and the total), co-authors in and outside
+        the lab, news: no query per publication, author or entry."""
+        assert count_queries(self.client, self.subject.get_absolute_url()) == 22
 
 
 class PeoplePagesQueryCountAtManyRowsTests(PeoplePagesQueryCountTests):

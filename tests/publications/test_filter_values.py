@@ -117,15 +117,15 @@ class SeededFilterValuesTests(SeededTestCase):
         assert chips(inverted) == ["Years: 2020–2024"]
 
     def test_people_and_news_refuse_a_one_value_filter_given_twice(self):
-        people = self.client.get("/people/?group=faculty&group=phd-students")
-        assert "Group “faculty”, “phd-students” was ignored" in people.content.decode()
+        people = self.client.get("/people/?role=faculty&role=phd-students")
+        assert "Role “faculty”, “phd-students” was ignored" in people.content.decode()
         assert len(people.context["current"]) == Person.objects.published().current().count()
         news = self.client.get("/news/?person=zerui-wang&person=haoran-zhang")
         assert "Person “zerui-wang”, “haoran-zhang” was ignored" in news.content.decode()
         assert len(news.context["page"].object_list) == NewsItem.objects.published().count()
 
     def test_people_and_news_choices_ignore_case(self):
-        people = self.client.get("/people/", {"group": "PhD-Students"})
+        people = self.client.get("/people/", {"role": "PhD-Students"})
         assert [person.name for person in people.context["current"]] == ["Zerui Wang"]
         news = self.client.get("/news/", {"person": "Haoran-Zhang"})
         assert [item.title for item in news.context["page"].object_list] == [

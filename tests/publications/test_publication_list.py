@@ -231,17 +231,17 @@ class PublicationListQueryCountTests(TestCase):
     def test_list_runs_a_fixed_number_of_queries(self):
         """Facets are aggregates and authors are prefetched: no query per publication or author.
 
-        lab, venue choices, member choices, count, page rows, authorships+people, awards, links,
-        the page's citation keys, one aggregate per facet (venue, year and chart, type, member)
-        and the award count.
+        lab, venue choices, member choices, research group and area choices, count, page rows,
+        authorships+people, awards, links, the page's citation keys, one aggregate per facet
+        (venue, year and chart, type, member) and the award count.
         """
-        assert count_queries(self.client, URL) == 14
+        assert count_queries(self.client, URL) == 16
         first, second = Person.objects.values_list("slug", flat=True)[:2]
         venue = Venue.objects.values_list("short_name", flat=True).first()
         filtered = f"{URL}?venue={venue}&year_min=2003&author={first}&author={second}&q=paper"
         response = self.client.get(filtered)
         assert response.context["ignored"] == [] and len(response.context["page"].object_list) > 0
-        assert count_queries(self.client, filtered) == 14
+        assert count_queries(self.client, filtered) == 16
 
 
 class PublicationListQueryCountAtManyRowsTests(PublicationListQueryCountTests):

@@ -1,7 +1,7 @@
 import pytest
 
 from publications.models import Authorship
-from publications.services import link_authors_to_members, member_name_index
+from publications.services import link_authors, member_name_index
 from tests.factories import make_person, make_publication
 
 pytestmark = pytest.mark.django_db
@@ -13,7 +13,7 @@ def test_authors_are_linked_by_exact_name_or_alias_only():
     publication = make_publication(
         authors=["Zhang Zhang", "Wang Zhang", "Haoran Zhang", "Hao Zhang", "H. Zhu", "Hang  Zhu*"]
     )
-    link_authors_to_members(publication.authorships.all())
+    link_authors(publication.authorships.all())
     linked = dict(Authorship.objects.filter(publication=publication).values_list("name", "person"))
     assert linked == {
         "Zhang Zhang": None,
@@ -38,6 +38,6 @@ def test_an_author_already_linked_is_left_alone():
     authorship = publication.authorships.get()
     authorship.name = "Hang Zhu"
     authorship.save()
-    assert link_authors_to_members(publication.authorships.all()) == []
+    assert link_authors(publication.authorships.all()) == []
     authorship.refresh_from_db()
     assert authorship.person == other != hang

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand
 from people.models import Person
 
 # In dependency order, so every natural key a file refers to is already loaded.
-FIXTURES = ["role_groups", "venues", "people", "publications", "news"]
+FIXTURES = ["role_groups", "venues", "people", "department", "publications", "news"]
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publications', '0007_mend_rows_stored_before_validation'),
+        ('publications', '0009_authorship_external_publication_areas'),
     ]
 
     operations = [

@@ -1,0 +1,24 @@
+from django.db.models import Exists
+from django.utils.functional import SimpleLazyObject
+
+from directory.models import Lab
+from people.models import ResearchGroup
+
+
+def current_lab(request):
+    """The lab row with `has_groups`, read at most once per request: the header reads it, and a
+    view that offers something only to a department (the site search's groups) asks the same
+    row rather than running a query of its own."""
+    if not hasattr(request, "_lab"):
+        groups = Exists(ResearchGroup.objects.published())
+        request._lab = SimpleLazyObject(lambda: Lab.objects.annotate(has_groups=groups).current())
+    return request._lab
+
+
+def lab(request):
+    """The lab's name for every page's header, read once per request when used, with
+    `has_groups`: whether the header offers the Groups page (a one-lab site has none).
+
+    One query: the lab row with an EXISTS, so the header costs no query of its own.
+    """
+    return {"lab": current_lab(request)}

@@ -1,0 +1,40 @@
+"""Every answer under /api/ is JSON, errors included.
+
+ninja answers its own errors in JSON (config/api.py). What Django answers before or around it
+(an unknown path's 404, a POST refused by the CSRF check or with a 405, a server error) would
+be an HTML page, which a client reading JSON cannot parse: this turns each into
+{"detail": ..., "errors": []} with the same status and headers.
+"""
+
+from http import HTTPStatus
+
+from django.http import JsonResponse
+
+API_PREFIX = "/api/"
+
+
+class ApiJsonErrorsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            request.path.startswith(API_PREFIX)
+            and response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return as_json(response)
+        return response
+
+
+def as_json(response):
+    try:
+        detail = HTTPStatus(response.status_code).phrase
+    except ValueError:
+        detail = "Error"
+    replacement = JsonResponse({"detail": detail, "errors": []}, status=response.status_code)
+    for header in ("Allow", "Vary", "Access-Control-Allow-Origin"):
+        if header in response:
+            replacement[header] = response[header]
+    return replacement

@@ -1,0 +1,94 @@
+"""/api/news/: the news list as data, with the news page's filters (news/filters.py)."""
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Field, Query, Router, Schema
+
+from directory.api import ERRORS, PageOut, filter_parameters, filtered_page
+from directory.text import markdown_to_html
+from news.filters import NewsFilter
+from news.models import NewsItem
+
+router = Router(tags=["news"])
+
+PER_PAGE = 20
+
+
+class NamedPageOut(Schema):
+    slug: str
+    name: str
+    url: str
+
+
+class NewsSummaryOut(Schema):
+    slug: str
+    title: str
+    url: str
+    date: str = Field(description='ISO 8601 at its precision: "2026", "2026-07", "2026-07-25".')
+    date_text: str = Field(description='As the page prints it: "Jul 2026".')
+    kind: str
+    people: list[NamedPageOut] = Field(description="The members it is about.")
+
+
+class NewsOut(NewsSummaryOut):
+    body: str = Field(description="Markdown.")
+    body_html: str = Field(description="The body as the page shows it, sanitized.")
+    publications: list[NamedPageOut] = Field(description="The publications it mentions.")
+
+
+class NewsPage(PageOut[NewsSummaryOut]):
+    pass
+
+
+def page_link(obj, name: str, request: HttpRequest) -> dict:
+    return {
+        "slug": obj.slug,
+        "name": name,
+        "url": request.build_absolute_uri(obj.get_absolute_url()),
+    }
+
+
+def news_summary(item: NewsItem, request: HttpRequest) -> dict:
+    """Reads the people NewsItem.objects.for_listing() prefetched: published ones only."""
+    return {
+        "slug": item.slug,
+        "title": item.title,
+        "url": request.build_absolute_uri(item.get_absolute_url()),
+        "date": item.date.isoformat(),
+        "date_text": str(item.date),
+        "kind": item.kind,
+        "people": [page_link(person, person.name, request) for person in item.people.all()],
+    }
+
+
+NewsQuery = filter_parameters(NewsFilter, operation_id="list_news")
+
+
+@router.get(
+    "/news/",
+    response={200: NewsPage, **ERRORS},
+    operation_id="list_news",
+    summary="News, filtered as on /news/",
+)
+def list_news(request, filters: Query[NewsQuery]):  # type: ignore[valid-type]
+    """In the news page's order (NewsItem.Meta.ordering), so page N is the page's page N."""
+    items = NewsItem.objects.published().for_listing()
+    filterset = NewsFilter(request.GET, queryset=items)
+    return filtered_page(request, filterset, per_page=PER_PAGE, row=news_summary)
+
+
+@router.get(
+    "/news/{slug}/",
+    response={200: NewsOut, **ERRORS},
+    operation_id="get_news",
+    summary="One news item",
+)
+def get_news(request, slug: str):
+    item = get_object_or_404(NewsItem.objects.published().for_listing(), slug=slug)
+    publications = item.publications.published().only("slug", "title")
+    return {
+        **news_summary(item, request),
+        "body": item.body,
+        "body_html": str(markdown_to_html(item.body)),
+        "publications": [page_link(paper, paper.title, request) for paper in publications],
+    }

@@ -1,0 +1,250 @@
+"""Merging two records of one external person, splitting wrongly linked author rows off a
+record, and undoing either. Called by the admin (people/admin.py) and by tests alike.
+
+Every row either moves is saved with its history (the change reason names the merge or split),
+and an IdentityChange logs exactly which rows moved, so an undo puts back those rows and no
+others. A merge moves every row that points at the absorbed record, whatever app it is in (author
+rows, advising links, close collaborators): the relations are read from the model, so a relation
+added later moves too, and this module needs no app above it.
+"""
+
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from simple_history.utils import bulk_update_with_history
+
+from people.models import ExternalPerson, IdentityChange
+from people.names import normalize_name
+
+# What a merge copies from the absorbed record into the kept one, where the kept one has none.
+IDENTIFIERS = ["affiliation", "orcid", "dblp", "homepage"]
+
+
+class IdentityChangeRefused(ValueError):
+    """A merge, split or undo that would lose or confuse data; the message says why."""
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    restored: int
+    # Rows the change moved that were deleted or moved again since: left as they are.
+    skipped: int
+
+
+def pointing_relations(model) -> list[models.ForeignKey]:
+    """The foreign keys of other models that point at `model`, except hidden ones (the log's
+    own, and the history tables')."""
+    return [
+        relation.field
+        for relation in model._meta.related_objects
+        if relation.one_to_many and not relation.hidden
+    ]
+
+
+def move_rows(*, rows: list, field: str, to, reason: str, user) -> list[int]:
+    """Point `field` of each row at `to`, recording each row's history. Returns their ids."""
+    if not rows:
+        return []
+    model = type(rows[0])
+    for row in rows:
+        setattr(row, field, to)
+    if hasattr(model, "history"):
+        bulk_update_with_history(
+            rows, model, [field], default_user=user, default_change_reason=reason
+        )
+    else:
+        model._default_manager.bulk_update(rows, [field])
+    return [row.pk for row in rows]
+
+
+def save_with_history(record: models.Model, *, reason: str, user) -> None:
+    record._change_reason = reason  # type: ignore[attr-defined]
+    if user is not None:
+        record._history_user = user  # type: ignore[attr-defined]
+    record.save()
+
+
+def delete_with_history(record: models.Model, *, reason: str, user) -> None:
+    record._change_reason = reason  # type: ignore[attr-defined]
+    if user is not None:
+        record._history_user = user  # type: ignore[attr-defined]
+    record.delete()
+
+
+def unique_slug(name: str) -> str:
+    """The name's slug, numbered when a record has it already: "xin-jin", "xin-jin-2"."""
+    base = slugify(name)[:190] or "person"
+    taken = set(ExternalPerson.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    slug, number = base, 1
+    while slug in taken:
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+@transaction.atomic
+def merge_external_people(
+    *, keep: ExternalPerson, absorb: ExternalPerson, user=None
+) -> IdentityChange:
+    """Make `absorb` part of `keep`: its rows point at `keep`, its name and aliases become
+    aliases of `keep`, its identifiers fill those `keep` lacks, and `absorb` is deleted.
+
+    Refused for one record with itself, and when both have different ORCIDs or dblp
+    identifiers: those say they are two people.
+    """
+    if keep.pk == absorb.pk:
+        raise IdentityChangeRefused("Choose two different records to merge.")
+    for name, label in (("orcid", "ORCID"), ("dblp", "dblp identifier")):
+        kept, absorbed = getattr(keep, name), getattr(absorb, name)
+        if kept and absorbed and kept != absorbed:
+            raise IdentityChangeRefused(
+                f"“{keep.name}” and “{absorb.name}” have different {label}s ({kept}, "
+                f"{absorbed}): they are two people."
+            )
+    reason = f"Merged “{absorb.name}” (#{absorb.pk}) into “{keep.name}” (#{keep.pk})"
+    moved = {}
+    for relation in pointing_relations(ExternalPerson):
+        rows = list(relation.model._default_manager.filter(**{relation.name: absorb}))
+        if rows:
+            ids = move_rows(rows=rows, field=relation.name, to=keep, reason=reason, user=user)
+            moved[relation.model._meta.label_lower] = {"field": relation.name, "ids": ids}
+
+    known = keep.name_keys()
+    added_aliases = []
+    for name in [absorb.name, *absorb.alias_list]:
+        if normalize_name(name) not in known:
+            added_aliases.append(name)
+            known.add(normalize_name(name))
+    filled = {field: getattr(absorb, field) for field in IDENTIFIERS if not getattr(keep, field)}
+    filled = {field: value for field, value in filled.items() if value}
+    snapshot = {field.attname: getattr(absorb, field.attname) for field in absorb._meta.fields}
+    # Deleted first: the kept record may take over its ORCID, which is unique.
+    delete_with_history(absorb, reason=reason, user=user)
+    keep.aliases = "\n".join([*keep.alias_list, *added_aliases])
+    for field, value in filled.items():
+        setattr(keep, field, value)
+    save_with_history(keep, reason=reason, user=user)
+
+    count = sum(len(rows["ids"]) for rows in moved.values())
+    return IdentityChange.objects.create(
+        kind=IdentityChange.Kind.MERGE,
+        summary=f"Merged “{absorb.name}” into “{keep.name}”: {count} row{'s' * (count != 1)} "
+        "moved.",
+        record=keep,
+        other_snapshot=snapshot,
+        moved=moved,
+        record_before={"aliases_added": added_aliases, "filled": filled},
+        made_by=user,
+    )
+
+
+@transaction.atomic
+def split_author_rows(
+    *, record: ExternalPerson, authorship_ids, into: ExternalPerson | None = None, user=None
+) -> IdentityChange:
+    """Take author rows wrongly linked to `record` off it: onto `into`, or onto a new record
+    named as the first row is printed.
+
+    A new record shares `record`'s name, so later author rows of that name are linked to
+    neither: two people with one name are never told apart by guess.
+    """
+    rows = list(record.authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
+    if not rows:
+        raise IdentityChangeRefused(f"Choose at least one author row of “{record.name}”.")
+    if into is not None and into.pk == record.pk:
+        raise IdentityChangeRefused("Choose another record to move the rows to.")
+    created = into is None
+    if into is None:
+        printed = list(dict.fromkeys(row.name for row in rows))
+        into = ExternalPerson(name=printed[0], slug=unique_slug(printed[0]))
+        into.aliases = "\n".join(printed[1:])
+        save_with_history(into, reason=f"Split off “{record.name}” (#{record.pk})", user=user)
+    reason = f"Split off “{record.name}” (#{record.pk}) onto “{into.name}” (#{into.pk})"
+    ids = move_rows(rows=rows, field="external", to=into, reason=reason, user=user)
+    label = rows[0]._meta.label_lower
+    return IdentityChange.objects.create(
+        kind=IdentityChange.Kind.SPLIT,
+        summary=f"Split {len(ids)} author row{'s' * (len(ids) != 1)} off “{record.name}” onto "
+        f"{'a new record' if created else 'the record'} “{into.name}”.",
+        record=record,
+        other=into,
+        other_was_created=created,
+        moved={label: {"field": "external", "ids": ids}},
+        made_by=user,
+    )
+
+
+@transaction.atomic
+def undo_identity_change(*, change: IdentityChange, user=None) -> UndoResult:
+    """Put back what `change` moved: the rows it moved that still point where it put them go
+    back, and a merged record is recreated with its own id, name, aliases and identifiers."""
+    change = IdentityChange.objects.select_for_update().get(pk=change.pk)
+    if change.undone_at is not None:
+        raise IdentityChangeRefused("This change has been undone already.")
+    record = _record(change.record_id)
+    if record is None:
+        raise IdentityChangeRefused(
+            "The record this change kept has been deleted or merged since: undo that first."
+        )
+    if change.kind == IdentityChange.Kind.MERGE:
+        result = _undo_merge(change, record, user)
+    else:
+        result = _undo_split(change, record, user)
+    IdentityChange.objects.filter(pk=change.pk).update(undone_at=timezone.now(), undone_by=user)
+    return result
+
+
+def _undo_merge(change: IdentityChange, keep: ExternalPerson, user) -> UndoResult:
+    snapshot = change.other_snapshot
+    if ExternalPerson.objects.filter(slug=snapshot["slug"]).exists():
+        raise IdentityChangeRefused(
+            f"Another record has the address “{snapshot['slug']}” now: rename it first."
+        )
+    reason = f"Undid the merge of “{snapshot['name']}” (#{snapshot['id']}) into “{keep.name}”"
+    added = set(change.record_before.get("aliases_added", []))
+    keep.aliases = "\n".join(alias for alias in keep.alias_list if alias not in added)
+    for field, value in change.record_before.get("filled", {}).items():
+        if getattr(keep, field) == value:
+            setattr(keep, field, "")
+    # Saved first: the recreated record takes back its ORCID, which is unique.
+    save_with_history(keep, reason=reason, user=user)
+    absorbed = ExternalPerson(**snapshot)
+    save_with_history(absorbed, reason=reason, user=user)
+    return _move_back(change, source=keep, to=absorbed, reason=reason, user=user)
+
+
+def _undo_split(change: IdentityChange, record: ExternalPerson, user) -> UndoResult:
+    other = _record(change.other_id)
+    if other is None:
+        raise IdentityChangeRefused(
+            "The record the rows went to has been deleted or merged since: undo that first."
+        )
+    reason = f"Undid the split of author rows off “{record.name}” (#{record.pk})"
+    result = _move_back(change, source=other, to=record, reason=reason, user=user)
+    still_used = any(
+        relation.model._default_manager.filter(**{relation.name: other}).exists()
+        for relation in pointing_relations(ExternalPerson)
+    )
+    if change.other_was_created and not still_used:
+        delete_with_history(other, reason=reason, user=user)
+    return result
+
+
+def _record(record_id: int | None) -> ExternalPerson | None:
+    """The record the log names, if it exists (again)."""
+    return ExternalPerson.objects.filter(pk=record_id).first() if record_id else None
+
+
+def _move_back(change: IdentityChange, *, source, to, reason: str, user) -> UndoResult:
+    restored = skipped = 0
+    for label, moved in change.moved.items():
+        model = apps.get_model(label)
+        field = moved["field"]
+        rows = list(model._default_manager.filter(pk__in=moved["ids"], **{field: source}))
+        move_rows(rows=rows, field=field, to=to, reason=reason, user=user)
+        restored += len(rows)
+        skipped += len(moved["ids"]) - len(rows)
+    return UndoResult(restored=restored, skipped=skipped)

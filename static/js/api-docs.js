@@ -1,0 +1,21 @@
+// /api/docs/: names for the controls Swagger UI renders without one, so a screen reader can
+// tell them apart (axe's button-name, select-name and scrollable-region-focusable rules).
+// Swagger UI redraws as operations open, so this runs again after each change.
+"use strict";
+
+function nameSwaggerControls() {
+  document.querySelectorAll(".copy-to-clipboard > button:not([aria-label])").forEach((button) => {
+    button.setAttribute("aria-label", "Copy to the clipboard");
+  });
+  document.querySelectorAll("tr[data-param-name] select:not([aria-label])").forEach((select) => {
+    select.setAttribute("aria-label", select.closest("tr").dataset.paramName);
+  });
+  document.querySelectorAll("pre.microlight:not([tabindex])").forEach((block) => {
+    block.tabIndex = 0;
+  });
+}
+
+new MutationObserver(nameSwaggerControls).observe(document.body, {
+  childList: true,
+  subtree: true,
+});

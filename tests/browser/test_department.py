@@ -1,0 +1,137 @@
+"""A research group's page and a profile's advisors, at phone and desktop sizes, in light and
+dark: accessible (axe finds nothing serious), fitting the screen, and the group's filters
+working without JavaScript.
+
+The seeded site has no research group (fixtures/NOTES.md), so this module adds one to the
+served site's database for its own tests, and removes it after its last test: the other
+browser modules see the seeded site as it is.
+"""
+
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PROJECT, SCREENSHOTS, has_horizontal_scroll
+from tests.browser.test_pages import blocking_violations
+
+GROUP = "/groups/ml-systems/"
+PROFILE = "/people/zerui-wang/"
+
+ADD_GROUP = """
+from people.models import Departure, Membership, Person, ResearchArea, ResearchGroup
+group = ResearchGroup.objects.create(
+    name="Machine Learning Systems", slug="ml-systems",
+    short_description="Systems for training and serving large models.",
+)
+area = ResearchArea.objects.create(name="Machine learning systems", slug="ml-systems-area")
+group.areas.add(area)
+people = {person.slug: person for person in Person.objects.all()}
+Membership.objects.create(group=group, person=people["hao-zhang"], role="leader")
+Membership.objects.create(group=group, person=people["zerui-wang"], role="phd-student", start="2023-09")
+Membership.objects.create(group=group, person=people["haoran-zhang"], role="phd-student", start="2019", end="2024")
+Departure.objects.create(person=people["haoran-zhang"], last_role="Ph.D. student", next_position="NVIDIA ADLR")
+"""
+REMOVE_GROUP = """
+from people.models import Departure, ResearchArea, ResearchGroup
+ResearchGroup.objects.filter(slug="ml-systems").delete()
+ResearchArea.objects.filter(slug="ml-systems-area").delete()
+Departure.objects.filter(person__slug="haoran-zhang").delete()
+"""
+
+
+def shell(environment: dict[str, str], script: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=PROJECT,
+        env=environment,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def research_group(site_url, server_environment):
+    shell(server_environment, ADD_GROUP)
+    yield
+    shell(server_environment, REMOVE_GROUP)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_group_page_is_accessible_and_fits_the_screen(page, viewport_name, scheme):
+    page.emulate_media(color_scheme=scheme)
+    assert page.goto(GROUP).status == 200
+    expect(page.get_by_role("heading", name="Machine Learning Systems", level=1)).to_be_visible()
+    for heading in ["People", "Publications", "News", "Alumni"]:
+        expect(page.get_by_role("heading", name=heading, level=2)).to_be_visible()
+    main_nav = page.get_by_role("navigation", name="Main")
+    expect(main_nav.get_by_role("link", name="Groups")).to_have_attribute("aria-current", "page")
+    expect(page.get_by_text("Now at NVIDIA ADLR")).to_be_visible()
+
+    assert blocking_violations(page) == []
+    assert not has_horizontal_scroll(page)
+    if scheme == "light":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / f"group-{viewport_name}.png", full_page=True)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_profile_names_its_advisors_among_its_first_facts(page, viewport_name, scheme):
+    page.emulate_media(color_scheme=scheme)
+    assert page.goto(PROFILE).status == 200
+    advisors = page.locator(".profile__advisors")
+    expect(advisors).to_have_text("Advised by Dahua Lin (supervisor) and Rong Chen (supervisor)")
+    # Among the key facts: within the first screen, on a phone too.
+    expect(advisors).to_be_in_viewport()
+    expect(page.locator(".profile__groups")).to_contain_text("Machine Learning Systems")
+    expect(page.get_by_role("heading", name="Advisors")).to_be_attached()
+    expect(page.get_by_role("heading", name="Outside the lab")).to_be_attached()
+
+    assert blocking_violations(page) == []
+    assert not has_horizontal_scroll(page)
+    if scheme == "light":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / f"profile-advisors-{viewport_name}.png", full_page=True)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_lists_of_groups_and_areas_an_area_and_a_search_are_accessible(
+    page, viewport_name, scheme
+):
+    page.emulate_media(color_scheme=scheme)
+    for url, heading in [
+        ("/groups/", "Research groups"),
+        ("/areas/", "Research areas"),
+        ("/areas/ml-systems-area/", "Machine learning systems"),
+        ("/search/?q=machine", "Search"),
+    ]:
+        assert page.goto(url).status == 200
+        expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
+        assert blocking_violations(page) == [], url
+        assert not has_horizontal_scroll(page), url
+    page.goto("/groups/")
+    card = page.locator(".group-card", has_text="Machine Learning Systems")
+    expect(card.get_by_role("link", name="Hao Zhang")).to_be_visible()
+    expect(card.get_by_role("link", name="Machine learning systems", exact=True)).to_be_visible()
+    page.goto("/search/?q=machine")
+    results = page.get_by_role("region", name="Research groups")
+    expect(results.get_by_role("link", name="Machine Learning Systems", exact=True)).to_be_visible()
+
+
+def test_a_group_pages_filters_work_without_javascript(browser, site_url):
+    context = browser.new_context(base_url=site_url, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(GROUP)
+        all_papers = page.locator(".publication").count()
+        page.get_by_role("checkbox", name="NSDI").check()
+        page.get_by_role("button", name="Apply filters").click()
+        page.wait_for_load_state("load")
+        assert GROUP in page.url and "venue=NSDI" in page.url
+        assert 0 < page.locator(".publication").count() < all_papers
+        export = page.get_by_role("link", name="BibTeX").get_attribute("href")
+        assert export.startswith("/publications/export.bib?group=ml-systems&")
+        assert "venue=NSDI" in export
+    finally:
+        context.close()

@@ -1,0 +1,141 @@
+"""Builders for the department's rows (groups, memberships, areas, external people), in the
+manner of tests/factories.py: keyword arguments override the defaults."""
+
+from itertools import count
+
+from news.models import NewsItem
+from people.models import (
+    Advising,
+    Departure,
+    ExternalPerson,
+    Membership,
+    Person,
+    ResearchArea,
+    ResearchGroup,
+    RoleGroup,
+)
+from publications.models import Authorship, Publication, Venue
+
+_numbers = count(1)
+
+
+def make_research_group(**fields) -> ResearchGroup:
+    number = next(_numbers)
+    fields = {"name": f"Research Group {number}", "slug": f"research-group-{number}", **fields}
+    return ResearchGroup.objects.create(**fields)
+
+
+def make_membership(person, group, **fields) -> Membership:
+    return Membership.objects.create(person=person, group=group, **fields)
+
+
+def make_area(**fields) -> ResearchArea:
+    number = next(_numbers)
+    fields = {"name": f"Area {number}", "slug": f"area-{number}", **fields}
+    return ResearchArea.objects.create(**fields)
+
+
+def make_external(**fields) -> ExternalPerson:
+    number = next(_numbers)
+    fields = {"name": f"Outside Person {number}", "slug": f"outside-{number}", **fields}
+    return ExternalPerson.objects.create(**fields)
+
+
+def build_department(*, groups: int, people: int, papers: int) -> dict:
+    """A department made with bulk_create, fast at any size: `groups` research groups, each led
+    by its first member; `people` members spread over the groups (every fourth one left their
+    group in 2019, with an alumni record; every seventh is also in a second group); `papers`
+    publications of two members and an outside author each, every third of them a record of
+    its own; three research areas on people, groups and papers; news about members and groups.
+    """
+    group_rows = ResearchGroup.objects.bulk_create(
+        ResearchGroup(name=f"Group {n}", slug=f"group-{n}", position=n) for n in range(groups)
+    )
+    area_rows = ResearchArea.objects.bulk_create(
+        ResearchArea(name=f"Area {n}", slug=f"area-{n}") for n in range(3)
+    )
+    alumni = RoleGroup.objects.create(name="Alumni", slug="alumni", is_alumni=True)
+    students = RoleGroup.objects.create(name="PhD Students", slug="phd-students")
+    person_rows = Person.objects.bulk_create(
+        Person(
+            name=f"Member {n:03d}",
+            slug=f"member-{n:03d}",
+            role_group=alumni if n % 4 == 3 else students,
+        )
+        for n in range(people)
+    )
+    memberships = []
+    for n, person in enumerate(person_rows):
+        group = group_rows[n % groups]
+        if n < groups:
+            role, start, end = Membership.Role.LEADER, "2010", None
+        elif n % 4 == 3:
+            role, start, end = Membership.Role.PHD_STUDENT, "2014-09", "2019"
+        else:
+            role, start, end = Membership.Role.PHD_STUDENT, "2016", None
+        memberships.append(Membership(group=group, person=person, role=role, start=start, end=end))
+        if n % 7 == 6:
+            second = group_rows[(n + 1) % groups]
+            memberships.append(
+                Membership(group=second, person=person, role=Membership.Role.VISITOR)
+            )
+    Membership.objects.bulk_create(memberships)
+    Departure.objects.bulk_create(
+        Departure(person=person, last_role="PhD student", left="2019", next_position="Industry")
+        for n, person in enumerate(person_rows)
+        if n % 4 == 3
+    )
+    Person.research_areas.through.objects.bulk_create(
+        Person.research_areas.through(person=person, researcharea=area_rows[n % 3])
+        for n, person in enumerate(person_rows)
+    )
+    ResearchGroup.areas.through.objects.bulk_create(
+        ResearchGroup.areas.through(researchgroup=group, researcharea=area_rows[n % 3])
+        for n, group in enumerate(group_rows)
+    )
+    externals = ExternalPerson.objects.bulk_create(
+        ExternalPerson(name=f"Outside {n}", slug=f"outside-{n}") for n in range(10)
+    )
+    venues = Venue.objects.bulk_create(Venue(short_name=f"V{n}") for n in range(4))
+    paper_rows = Publication.objects.bulk_create(
+        Publication(
+            title=f"Paper {n:04d}",
+            slug=f"paper-{n:04d}",
+            year=2012 + n % 14,
+            venue=venues[n % 4],
+        )
+        for n in range(papers)
+    )
+    authorships = []
+    for n, paper in enumerate(paper_rows):
+        first, second = person_rows[n % people], person_rows[(n * 7 + 1) % people]
+        outside = externals[n % 10] if n % 3 == 0 else None
+        authorships += [
+            Authorship(publication=paper, position=1, name=first.name, person=first),
+            Authorship(publication=paper, position=2, name=f"Outside {n % 10}", external=outside),
+            Authorship(publication=paper, position=3, name=second.name, person=second),
+        ]
+    Authorship.objects.bulk_create(authorships)
+    Publication.areas.through.objects.bulk_create(
+        Publication.areas.through(publication=paper, researcharea=area_rows[n % 3])
+        for n, paper in enumerate(paper_rows)
+    )
+    news = NewsItem.objects.bulk_create(
+        NewsItem(title=f"News {n}", slug=f"news-{n}", date=f"{2012 + n % 14}")
+        for n in range(max(papers // 20, 2))
+    )
+    NewsItem.people.through.objects.bulk_create(
+        NewsItem.people.through(newsitem=item, person=person_rows[n % people])
+        for n, item in enumerate(news)
+    )
+    NewsItem.groups.through.objects.bulk_create(
+        NewsItem.groups.through(newsitem=item, researchgroup=group_rows[n % groups])
+        for n, item in enumerate(news)
+        if n % 4 == 0
+    )
+    Advising.objects.bulk_create(
+        Advising(advisee=person, position=1, advisor=person_rows[n % groups])
+        for n, person in enumerate(person_rows)
+        if n >= groups
+    )
+    return {"groups": group_rows, "people": person_rows, "papers": paper_rows, "areas": area_rows}

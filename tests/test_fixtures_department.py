@@ -1,0 +1,124 @@
+"""The department's seeded facts (fixtures/department.json): the advisors and close
+collaborators the profiles' sentences name, as external people linked to their author rows, and
+nothing the texts do not say (fixtures/NOTES.md)."""
+
+from people.models import (
+    Advising,
+    Collaboration,
+    Departure,
+    ExternalPerson,
+    Membership,
+    ResearchArea,
+    ResearchGroup,
+)
+from publications.models import Authorship
+from tests.cases import SeededTestCase, parametrize
+
+EXTERNAL_PEOPLE = {
+    "xin-jin": "Xin Jin",
+    "vincent-liu": "Vincent Liu",
+    "sebastian-angel": "Sebastian Angel",
+    "dahua-lin": "Dahua Lin",
+    "rong-chen": "Rong Chen",
+    "peng-sun": "Peng Sun",
+    "qinghao-hu": "Qinghao Hu",
+}
+
+
+class SeededDepartmentFixtureTests(SeededTestCase):
+    def test_the_external_people_are_the_seven_the_sentences_name_with_nothing_else_known(self):
+        records = ExternalPerson.objects.all()
+        assert dict(records.values_list("slug", "name")) == EXTERNAL_PEOPLE
+        for field in ["aliases", "affiliation", "orcid", "dblp", "homepage"]:
+            assert set(records.values_list(field, flat=True)) == {""}, field
+
+    @parametrize(
+        ("advisee", "advisors", "degree", "is_current"),
+        [
+            (
+                "hang-zhu",
+                [("Xin Jin", "advisor")],
+                "Ph.D. in Department of Computer Science",
+                False,
+            ),
+            (
+                "haoran-zhang",
+                [("Vincent Liu", "co-advisor"), ("Sebastian Angel", "co-advisor")],
+                "Ph.D. in Computer Science",
+                False,
+            ),
+            (
+                "zerui-wang",
+                [("Dahua Lin", "supervisor"), ("Rong Chen", "supervisor")],
+                "Ph.D. in Computer Science",
+                True,
+            ),
+        ],
+    )
+    def test_advisors_are_those_named_in_printed_order_with_the_verbs_kind(
+        self, advisee, advisors, degree, is_current
+    ):
+        rows = Advising.objects.filter(advisee__slug=advisee).order_by("position")
+        assert [(row.external_advisor.name, row.kind) for row in rows] == advisors
+        for row in rows:
+            assert row.advisor is None
+            assert row.degree.person.slug == advisee
+            assert row.degree.headline.startswith(degree)
+            assert row.is_current is is_current
+
+    def test_advising_rows_carry_no_dates_and_show_their_degrees_period(self):
+        assert not Advising.objects.exclude(start=None).exists()
+        assert not Advising.objects.exclude(end=None).exists()
+        periods = {row.advisee.slug: row.period for row in Advising.objects.all()}
+        assert periods == {
+            "hang-zhu": "2017 – 2022",
+            "haoran-zhang": "2019 – 2024",
+            "zerui-wang": "Sep 2023 – Present",
+        }
+        assert not Advising.objects.exclude(advisee__slug__in=periods).exists()
+
+    def test_hao_zhang_has_no_advisor_and_nobody_has_a_member_advisor(self):
+        assert not Advising.objects.filter(advisee__slug="hao-zhang").exists()
+        assert not Advising.objects.filter(advisor__isnull=False).exists()
+
+    def test_zerui_wangs_close_collaborators_are_peng_sun_then_qinghao_hu(self):
+        rows = Collaboration.objects.order_by("person", "position")
+        assert [(row.person.slug, row.external_collaborator.name) for row in rows] == [
+            ("zerui-wang", "Peng Sun"),
+            ("zerui-wang", "Qinghao Hu"),
+        ]
+
+    @parametrize(
+        ("slug", "rows"),
+        [
+            ("xin-jin", 9),
+            ("vincent-liu", 5),
+            ("sebastian-angel", 4),
+            ("dahua-lin", 4),
+            ("peng-sun", 7),
+            ("qinghao-hu", 7),
+            ("rong-chen", 0),
+        ],
+    )
+    def test_external_people_are_linked_to_their_author_rows(self, slug, rows):
+        assert Authorship.objects.filter(external__slug=slug).count() == rows
+
+    def test_every_author_named_as_an_external_person_is_linked_to_them_and_no_other_author_is(
+        self,
+    ):
+        records = {name: slug for slug, name in EXTERNAL_PEOPLE.items()}
+        for name, slug in Authorship.objects.values_list("name", "external__slug"):
+            assert slug == records.get(name), name
+
+    def test_the_surveys_xin_jin_is_the_same_record_as_hang_zhus_advisor(self):
+        survey = Authorship.objects.get(
+            publication__slug="efficient-training-of-large-language-models-survey", name="Xin Jin"
+        )
+        advisor = Advising.objects.get(advisee__slug="hang-zhu").external_advisor
+        assert survey.external == advisor
+
+    def test_the_seeded_site_has_no_research_group_area_membership_or_alumni_record(self):
+        assert not ResearchGroup.objects.exists()
+        assert not ResearchArea.objects.exists()
+        assert not Membership.objects.exists()
+        assert not Departure.objects.exists()
