@@ -17,8 +17,18 @@ from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from directory.versions import record_snapshot
 from people.names import normalize_name
-from publications.bibtex import Review, VenueIndex, parse_bibtex, review_bibliography
-from publications.bibtex_jobs import AlreadyConfirmed, confirm_import, record_review, run_import
+from publications.bibtex import Bibliography, VenueIndex, parse_bibtex, review_bibliography
+from publications.bibtex_jobs import (
+    WAITING,
+    AlreadyConfirmed,
+    ReviewPage,
+    confirm_import,
+    queue_review,
+    reads_in_worker,
+    record_review,
+    run_import_keeping_review,
+    runs_in_worker,
+)
 from publications.citation_keys import refresh_citation_key
 from publications.forms import BibtexImportForm
 from publications.models import (
@@ -35,7 +45,7 @@ from publications.services import (
     author_name_index,
     link_authors,
 )
-from publications.tasks import run_bibtex_import
+from publications.tasks import review_bibtex_upload, run_bibtex_import
 
 # The status page of an import running in the worker reloads itself this often (a meta
 # refresh: no script, so the strict Content-Security-Policy holds).
@@ -308,11 +318,7 @@ class PublicationAdmin(MemberScopedAdmin):
         if request.method == "POST":
             form = BibtexImportForm(request.POST, request.FILES)
             if form.is_valid():
-                review = review_bibliography(bibliography=form.bibliography())
-                job = record_review(
-                    text=form.cleaned_data["bibtex"], review=review, user=request.user
-                )
-                return self._render_review(request, review, job=job)
+                return self._review(request, form.cleaned_data["bibtex"], form.bibliography())
         else:
             form = BibtexImportForm()
         context = {
@@ -343,55 +349,63 @@ class PublicationAdmin(MemberScopedAdmin):
                 "Upload the file again.",
             )
             return redirect("admin:publications_publication_import_bibtex")
-        if job.total > settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES:
+        if runs_in_worker(job):
             run_bibtex_import.enqueue(str(job.pk))
             return redirect(_status_url(job))
-        job = run_import(job.pk)
-        if job.state == BibtexImport.State.DONE:
-            messages.success(request, job.message)
+        ran, refusal = run_import_keeping_review(job.pk)
+        if ran is None:  # run meanwhile by a double submit
+            return redirect(_status_url(job))
+        if ran.state == BibtexImport.State.DONE:
+            messages.success(request, ran.message)
             return redirect("admin:publications_publication_changelist")
-        if job.state == BibtexImport.State.REFUSED:
-            # Reviewed again as the database is now, to be confirmed again.
-            review = review_bibliography(bibliography=parse_bibtex(job.text))
-            again = record_review(text=job.text, review=review, user=request.user)
-            return self._render_review(
-                request, review, job=again, error=job.message, skipped=skipped
-            )
-        return redirect(_status_url(job))
+        if refusal is not None:
+            # The review that refused it, made as the database is now, to be confirmed again.
+            again = record_review(text=ran.text, review=refusal, user=request.user)
+            page = ReviewPage.of(refusal, skipped=skipped)
+            return self._render_review(request, page, job=again, error=ran.message)
+        return redirect(_status_url(ran))
 
     def import_bibtex_status_view(self, request, job_id):
-        """Where a confirmed import stands; refreshes itself until it has finished."""
+        """Where a large upload's reading or a confirmed import stands; refreshes itself until
+        it has finished. A large upload's review, once the worker has made it, is shown here."""
         if not (self.can_import(request) and self.has_change_permission(request)):
             raise PermissionDenied
-        job = BibtexImport.objects.filter(pk=job_id).exclude(state=BibtexImport.State.REVIEWED)
-        job = job.first()
-        if job is None:
+        job = BibtexImport.objects.filter(pk=job_id).first()
+        if job is None or (job.state == BibtexImport.State.REVIEWED and not job.review):
             raise Http404("No such import.")
+        if job.state == BibtexImport.State.REVIEWED:
+            return self._render_review(request, ReviewPage.stored(job), job=job)
         if request.method == "POST" and "review-again" in request.POST and job.text:
-            review = review_bibliography(bibliography=parse_bibtex(job.text))
-            again = record_review(text=job.text, review=review, user=request.user)
-            return self._render_review(request, review, job=again)
+            return self._review(request, job.text)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": "BibTeX import",
             "job": job,
+            "waiting": job.phase == WAITING,
             "refresh_seconds": STATUS_REFRESH_SECONDS,
         }
         return TemplateResponse(request, "admin/publications/import_bibtex_status.html", context)
 
-    def _render_review(self, request, review: Review, *, job, error="", skipped=None):
+    def _review(self, request, text: str, bibliography: Bibliography | None = None):
+        """A small file is reviewed in the request; a large one in the worker, its progress and
+        then its review on the status page."""
+        if bibliography is None and reads_in_worker(text):
+            job = queue_review(text=text, user=request.user)
+            review_bibtex_upload.enqueue(str(job.pk))
+            return redirect(_status_url(job))
+        review = review_bibliography(bibliography=bibliography or parse_bibtex(text))
+        job = record_review(text=text, review=review, user=request.user)
+        return self._render_review(request, ReviewPage.of(review), job=job)
+
+    def _render_review(self, request, page: ReviewPage, *, job, error=""):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": "Review the BibTeX import",
-            "review": review,
+            "review": page,
             "job": job,
             "error": error,
-            # A move to another venue is left out unless an editor ticks it in.
-            "skipped": set(review.importable_keys) - set(review.ticked_keys)
-            if skipped is None
-            else set(skipped),
         }
         return TemplateResponse(
             request,

@@ -48,6 +48,7 @@ from people.names import normalize_name
 from publications.bibtex_limits import (
     ENTRY_START,
     Exceeded,
+    check_entry_count,
     check_size,
     concatenated_parts,
     within_bounds,
@@ -196,7 +197,7 @@ def parse_bibtex(text: str, *, progress: Progress | None = None) -> Bibliography
     Entries are then read in batches, each batch with its own copy of the @strings (the
     middlewares change blocks in place), and `progress` hears after each.
     """
-    if too_large := check_size(text):
+    if too_large := check_size(text) or check_entry_count(text):
         return Bibliography(entries=(), problems=(_exceeded(too_large),))
     library, exceeded = within_bounds(bibtexparser.parse_string(text, parse_stack=[]))
     entries = library.entries

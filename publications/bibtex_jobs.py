@@ -1,6 +1,9 @@
 """A BibTeX import from its review to its result, the same for the admin, inline or through
 the task worker (publications/tasks.py).
 
+A large upload is read and reviewed in the worker too (reading → reviewed), which keeps the
+review page it would show, rows already rendered, so the request that shows it reads nothing.
+
 Each step moves an import's state forward with one conditional UPDATE (reviewed → queued →
 running → finished), so a double-submitted confirm, or a task run twice, finds the state
 already moved and does nothing: the database decides, under any number of web workers.
@@ -8,13 +11,26 @@ already moved and does nothing: the database decides, under any number of web wo
 
 import logging
 from collections.abc import Iterable
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.db.models import F
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
-from publications.bibtex import ImportRefused, ImportResult, Review, import_bibtex
+from publications.bibtex import (
+    ImportRefused,
+    ImportResult,
+    Progress,
+    Review,
+    import_bibtex,
+    parse_bibtex,
+    review_bibliography,
+)
+from publications.bibtex_limits import count_entries
 from publications.models import BibtexImport, Publication
 
 logger = logging.getLogger(__name__)
@@ -26,6 +42,9 @@ REVIEW_KEPT_FOR = timedelta(days=2)
 PROBLEMS_SHOWN = 200
 # Publications per query when the admin's history is written (SQLite bounds a query's values).
 LOG_BATCH = 500
+# Review rows rendered per template call, and between two reports of progress.
+ROW_BATCH = 1000
+WAITING = "Waiting for the worker"
 
 
 class AlreadyConfirmed(Exception):
@@ -36,13 +55,115 @@ class AlreadyConfirmed(Exception):
         self.job = job
 
 
+@dataclass(frozen=True)
+class ReviewPage:
+    """A review as its page shows it. Rendering 25,000 rows took 8 s of template work, so a
+    large review's rows are rendered once, in the worker, and kept as HTML: like Django's
+    template fragment cache, it is the output of our autoescaping template."""
+
+    summary: str
+    problems: list[str]
+    can_import: bool
+    importable: bool
+    rows: list[str]
+
+    @classmethod
+    def of(
+        cls,
+        review: Review,
+        *,
+        skipped: Iterable[str] | None = None,
+        progress: Progress | None = None,
+    ) -> "ReviewPage":
+        """`skipped`: the entries ticked "Leave out"; by default those the review does not
+        tick (a move to another venue, an ambiguous venue), which an editor ticks in."""
+        if skipped is None:
+            skipped = set(review.importable_keys) - set(review.ticked_keys)
+        skipped = set(skipped)
+        rows = []
+        for start in range(0, len(review.entries), ROW_BATCH):
+            items = review.entries[start : start + ROW_BATCH]
+            context = {"items": items, "start": start, "can_import": review.can_import}
+            rows.append(
+                render_to_string(
+                    "admin/publications/import_bibtex_review_rows.html",
+                    {**context, "skipped": skipped},
+                )
+            )
+            if progress:
+                progress("Preparing the review page", start + len(items), len(review.entries))
+        return cls(
+            summary=review.summary(),
+            problems=review.all_problems,
+            can_import=review.can_import,
+            importable=bool(review.importable_keys),
+            rows=rows,
+        )
+
+    @classmethod
+    def stored(cls, job: BibtexImport) -> "ReviewPage":
+        page = cls(**job.review)
+        rows: list[str] = [mark_safe(rows) for rows in page.rows]  # noqa: S308 (the docstring says why)
+        return cls(**{**asdict(page), "rows": rows})
+
+
+def reads_in_worker(text: str) -> bool:
+    """Too large to read and review within a web request (config/settings.py)."""
+    return (
+        len(text.encode()) > settings.BIBTEX_INLINE_REVIEW_MAX_BYTES
+        or count_entries(text) > settings.BIBTEX_INLINE_REVIEW_MAX_ENTRIES
+    )
+
+
+def _delete_old_reviews() -> None:
+    BibtexImport.objects.filter(
+        state__in=[State.READING, State.REVIEWED],
+        created_at__lt=timezone.now() - REVIEW_KEPT_FOR,
+    ).delete()
+
+
 def record_review(*, text: str, review: Review, user) -> BibtexImport:
     """Keep a reviewed file until it is confirmed, with the keys that were importable then."""
-    BibtexImport.objects.filter(
-        state=State.REVIEWED, created_at__lt=timezone.now() - REVIEW_KEPT_FOR
-    ).delete()
+    _delete_old_reviews()
     keys = review.importable_keys if review.can_import else []
     return BibtexImport.objects.create(created_by=user, text=text, importable_keys=keys)
+
+
+def queue_review(*, text: str, user) -> BibtexImport:
+    """Keep a large upload for the worker to read and review (review_upload)."""
+    _delete_old_reviews()
+    return BibtexImport.objects.create(
+        created_by=user, text=text, state=State.READING, phase=WAITING
+    )
+
+
+def review_upload(job_id) -> BibtexImport | None:
+    """Read and review a large upload, recording progress, and keep its review page. None when
+    it was not waiting to be read (already read, or gone)."""
+    if not BibtexImport.objects.filter(pk=job_id, state=State.READING).exists():
+        return None
+    job = BibtexImport.objects.get(pk=job_id)
+
+    def progress(phase: str, done: int, total: int) -> None:
+        BibtexImport.objects.filter(pk=job_id).update(phase=phase, done=done, total=total)
+
+    try:
+        bibliography = parse_bibtex(job.text, progress=progress)
+        progress("Comparing with the publications", 0, len(bibliography.entries))
+        review = review_bibliography(bibliography=bibliography)
+        page = ReviewPage.of(review, progress=progress)
+    except Exception:
+        logger.exception("Reading the BibTeX upload %s failed", job_id)
+        message = "Reading the file failed on an error. The server's log has it."
+        return _finish(job, State.FAILED, message)
+    BibtexImport.objects.filter(pk=job_id, state=State.READING).update(
+        state=State.REVIEWED,
+        importable_keys=review.importable_keys if review.can_import else [],
+        review=asdict(page),
+        phase="",
+    )
+    job.refresh_from_db()
+    return job
 
 
 def confirm_import(*, job_id, user, skipped: Iterable[str]) -> BibtexImport | None:
@@ -56,8 +177,9 @@ def confirm_import(*, job_id, user, skipped: Iterable[str]) -> BibtexImport | No
     moved = BibtexImport.objects.filter(pk=job.pk, state=State.REVIEWED).update(
         state=State.QUEUED,
         skipped_keys=skipped,
-        phase="Waiting for the worker",
+        phase=WAITING,
         total=len(importable) - len(skipped),
+        review={},
     )
     job.refresh_from_db()
     if not moved:
@@ -70,13 +192,23 @@ def chosen_keys(job: BibtexImport) -> list[str]:
     return [key for key in job.importable_keys if key not in skipped]
 
 
+def runs_in_worker(job: BibtexImport) -> bool:
+    return job.total > settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES or reads_in_worker(job.text)
+
+
 def run_import(job_id) -> BibtexImport | None:
     """Import a queued job once, recording progress and the result on it. None when the job
     was not queued (already run, or running elsewhere)."""
+    return run_import_keeping_review(job_id)[0]
+
+
+def run_import_keeping_review(job_id) -> tuple[BibtexImport | None, Review | None]:
+    """run_import(), with the review that refused it, made as the database is now: the admin
+    shows it again without reading the file a second time."""
     if not BibtexImport.objects.filter(pk=job_id, state=State.QUEUED).update(
         state=State.RUNNING, phase="Reading the entries", done=0
     ):
-        return None
+        return None, None
     job = BibtexImport.objects.get(pk=job_id)
 
     def progress(phase: str, done: int, total: int) -> None:
@@ -86,13 +218,14 @@ def run_import(job_id) -> BibtexImport | None:
         result = import_bibtex(text=job.text, keys=chosen_keys(job), progress=progress)
     except ImportRefused as refused:
         problems = refused.review.all_problems
-        return _finish(job, State.REFUSED, str(refused), problems=problems[:PROBLEMS_SHOWN])
+        finished = _finish(job, State.REFUSED, str(refused), problems=problems[:PROBLEMS_SHOWN])
+        return finished, refused.review
     except Exception:
         logger.exception("BibTeX import %s failed", job_id)
         message = "The import failed on an error; nothing was imported. The server's log has it."
-        return _finish(job, State.FAILED, message)
+        return _finish(job, State.FAILED, message), None
     _log_in_admin_history(result, user_id=job.created_by_id)
-    return _finish(job, State.DONE, result_message(result), text="")
+    return _finish(job, State.DONE, result_message(result), text=""), None
 
 
 def result_message(result: ImportResult) -> str:

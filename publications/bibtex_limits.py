@@ -9,6 +9,7 @@ Each bound is a module constant: changing one is a code change with its test, no
 operator's setting.
 """
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -35,6 +36,12 @@ MAX_LATEX_CHARACTERS = 200_000
 
 # Where an entry starts, to name it in a message when the parser could not.
 ENTRY_START = re.compile(r"@\s*(?P<type>\w+)\s*[{(]\s*(?P<key>[^,\s]*)")
+# Where an entry starts as bibtexparser sees one (@comment…, @preamble… and @string… blocks are
+# not entries), at the start of a line: an @ inside a value is no entry, and a file that puts
+# entries side by side is still counted by within_bounds() after the split.
+COUNTED_ENTRY = re.compile(
+    r"^[ \t]*@(?!(?:comment|preamble|string))\w*[ \t]*[{(]", re.IGNORECASE | re.MULTILINE
+)
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,35 @@ def size_exceeded(*, head: bytes, size: int) -> Exceeded:
     )
 
 
+def count_entries(text: str) -> int:
+    """Entries counted from where they start, in milliseconds: bibtexparser's split alone takes
+    seconds on 25,000 entries."""
+    return sum(1 for _ in COUNTED_ENTRY.finditer(text))
+
+
+def check_entry_count(text: str) -> Exceeded | None:
+    """More entries than an import reads, told before bibtexparser splits the file."""
+    starts = COUNTED_ENTRY.finditer(text)
+    first_extra = next(itertools.islice(starts, MAX_ENTRIES, None), None)
+    if first_extra is None:
+        return None
+    count = MAX_ENTRIES + 1 + sum(1 for _ in starts)
+    at = text.index("@", first_extra.start())
+    key = start["key"] if (start := ENTRY_START.match(text, at)) else ""
+    return Exceeded(
+        line=text.count("\n", 0, at) + 1,
+        key=key[:MAX_KEY_CHARACTERS],
+        message=too_many_entries(count),
+    )
+
+
+def too_many_entries(count: int) -> str:
+    return (
+        f"the file has {count:,} entries; an import reads at most {MAX_ENTRIES:,}, "
+        "and this is the first one past that. Split the file."
+    )
+
+
 def within_bounds(library: Library) -> tuple[Library, list[Exceeded]]:
     """The blocks that may be expanded and decoded, and every bound the others go past, in
     file order. Past the number of entries nothing is read; past the expanded size or the
@@ -84,10 +120,7 @@ def within_bounds(library: Library) -> tuple[Library, list[Exceeded]]:
     entries = library.entries
     if len(entries) > MAX_ENTRIES:
         first_extra = entries[MAX_ENTRIES]
-        message = (
-            f"the file has {len(entries):,} entries; an import reads at most {MAX_ENTRIES:,}, "
-            "and this is the first one past that. Split the file."
-        )
+        message = too_many_entries(len(entries))
         return Library(), [
             Exceeded(_line(first_extra), first_extra.key[:MAX_KEY_CHARACTERS], message)
         ]

@@ -1,11 +1,18 @@
 from django import forms
 
 from publications.bibtex import Bibliography, Problem, parse_bibtex
-from publications.bibtex_limits import MAX_BIBTEX_BYTES, check_size, size_exceeded
+from publications.bibtex_jobs import reads_in_worker
+from publications.bibtex_limits import (
+    MAX_BIBTEX_BYTES,
+    check_entry_count,
+    check_size,
+    size_exceeded,
+)
 
 
 class BibtexImportForm(forms.Form):
-    """A .bib file or pasted BibTeX, read and parsed: anything unreadable is a form error."""
+    """A .bib file or pasted BibTeX, read and parsed (a large one only counted: the worker reads
+    it): anything unreadable is a form error."""
 
     file = forms.FileField(
         label="BibTeX file",
@@ -61,6 +68,12 @@ class BibtexImportForm(forms.Form):
         text = from_file or pasted
         if not text.strip():
             raise forms.ValidationError("Upload a .bib file or paste BibTeX: this was empty.")
+        if exceeded := check_entry_count(text):
+            raise forms.ValidationError(str(Problem(exceeded.line, exceeded.key, exceeded.message)))
+        cleaned["bibtex"] = text
+        if reads_in_worker(text):
+            cleaned["bibliography"] = None  # read and reviewed in the worker
+            return cleaned
         bibliography = parse_bibtex(text)
         if not bibliography.entries and not bibliography.problems:
             raise forms.ValidationError(
@@ -70,5 +83,6 @@ class BibtexImportForm(forms.Form):
         cleaned["bibliography"] = bibliography
         return cleaned
 
-    def bibliography(self) -> Bibliography:
+    def bibliography(self) -> Bibliography | None:
+        """None for a file too large to read in the request."""
         return self.cleaned_data["bibliography"]

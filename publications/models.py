@@ -502,10 +502,11 @@ class BibtexImport(models.Model):
     the entries left out (any number of entries fits in a form), and its state moves forward
     once: a second submit of the same confirm finds it already moved and is told so. A large
     import runs in the task worker, which writes its progress and result here for the status
-    page to show.
+    page to show; so does the reading and review of a large upload.
     """
 
     class State(models.TextChoices):
+        READING = "reading", "Being read and reviewed"
         REVIEWED = "reviewed", "Reviewed, not confirmed"
         QUEUED = "queued", "Waiting for the worker"
         RUNNING = "running", "Running"
@@ -533,6 +534,9 @@ class BibtexImport(models.Model):
     total = models.PositiveIntegerField(default=0)
     message = models.TextField(blank=True)
     problems = models.JSONField(default=list)
+    # A large file's review as the worker wrote it (bibtex_jobs.ReviewPage), shown without
+    # reading the file again; emptied once it is confirmed.
+    review = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -31,7 +31,7 @@ def restore(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("directory", "0008_history_snapshot"),
-        ("publications", "0015_venue_aliases"),
+        ("publications", "0016_venue_aliases"),
         # The department's roles grant the group under its old name first.
         ("people", "0011_department_roles"),
     ]

@@ -26,10 +26,11 @@ def make_cv(rows: int):
 @pytest.mark.parametrize("rows", [3, 120])
 def test_the_cv_runs_a_fixed_number_of_queries(client, rows):
     """lab, person with group, six CV prefetches (links, education, experience, teaching,
-    service, awards), publications with their three prefetches (authors, awards, links): no
-    query per publication, author or entry."""
+    service, awards), the profile's five department prefetches (advisors, students,
+    collaborators, groups, areas), publications with their three prefetches (authors, awards,
+    links): no query per publication, author or entry."""
     person = make_cv(rows)
-    assert count_queries(client, f"/people/{person.slug}/cv/") == 12
+    assert count_queries(client, f"/people/{person.slug}/cv/") == 17
 
 
 def test_draft_publications_are_left_out_of_the_cv(client):

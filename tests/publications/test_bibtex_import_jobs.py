@@ -46,6 +46,7 @@ def run_worker():
 def test_more_entries_than_django_accepts_fields_are_confirmed(editor_client, settings):
     """1,500 entries were 1,500 ticked fields: Django refuses more than 1,000 (a bare 400)."""
     settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 2000
+    settings.BIBTEX_INLINE_REVIEW_MAX_ENTRIES = 2000
     reviewed = review(editor_client, many(1500))
     response = confirm(editor_client, reviewed, skip=["k00007", "k01499"])
     assert response.status_code == 302 and response["Location"] == CHANGELIST
@@ -154,18 +155,3 @@ def test_the_progress_page_is_for_those_who_may_import(editor_client, django_use
         ).status_code
         == 404
     )
-
-
-@pytest.mark.django_db
-def test_twenty_five_thousand_entries_are_reviewed_and_confirmed(editor_client, settings):
-    """The most a file may hold: the review lists them all and the confirm, a few fields,
-    queues them for the worker (the import itself is the worker's: see the test above)."""
-    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 200
-    reviewed = review(editor_client, many(25_000))
-    html = reviewed.content.decode()
-    assert "25000 entries, 25000 new" in html
-    response = confirm(editor_client, reviewed, skip=["k24999"])
-    job = BibtexImport.objects.get()
-    assert response.status_code == 302 and response["Location"] == status_url(job)
-    assert (job.state, job.total, job.skipped_keys) == ("queued", 24_999, ["k24999"])
-    assert DBTaskResult.objects.count() == 1

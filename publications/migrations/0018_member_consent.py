@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('people', '0012_staff_labels'),
-        ('publications', '0016_staff_labels'),
+        ('publications', '0017_staff_labels'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publications', '0014_publication_search_fts'),
+        ('publications', '0015_bibtex_review_in_worker'),
     ]
 
     operations = [

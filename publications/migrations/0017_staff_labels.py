@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('people', '0012_staff_labels'),
-        ('publications', '0015_venue_aliases'),
+        ('publications', '0016_venue_aliases'),
     ]
 
     operations = [
