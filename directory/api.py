@@ -45,6 +45,23 @@ def links_data(links) -> list[dict]:
     return [{"kind": link.kind, "label": str(link), "url": link.url} for link in links]
 
 
+class NamedPageOut(Schema):
+    """Another row with a page of its own, named as its page names it."""
+
+    slug: str
+    name: str
+    url: str = Field(description="Its page.")
+
+
+def page_link(obj, name: str, request: HttpRequest) -> dict:
+    """A row with a page (a PublicPage) as NamedPageOut."""
+    return {
+        "slug": obj.slug,
+        "name": name,
+        "url": request.build_absolute_uri(obj.get_absolute_url()),
+    }
+
+
 class PageOut(Schema, Generic[Item]):
     count: int = Field(description="How many results there are in all pages.")
     page: int = Field(description="This page's number, from 1.")

@@ -40,6 +40,10 @@ class AuthorOut(Schema):
     name: str = Field(description="The name as printed in the paper.")
     person: str | None = Field(description="The lab member's slug, when the author is one.")
     url: str | None = Field(description="The member's profile.")
+    orcid: str | None = Field(
+        description="The ORCID iD of the member, or of the person outside the lab the author row "
+        'is linked to, e.g. "0000-0002-1825-0097".'
+    )
     equal_contribution: bool
 
 
@@ -115,13 +119,16 @@ def publication_summary(publication: Publication, request: HttpRequest) -> dict:
 
 
 def author_data(authorship, request: HttpRequest) -> dict:
-    """A draft profile is not linked: its author is a name like any other."""
+    """A draft profile is not linked: its author is a name like any other. Reads only what
+    Publication.objects.for_listing() selects with each author row."""
     person = authorship.person
     member = person if person is not None and person.is_published else None
+    identified = member or authorship.external
     return {
         "name": authorship.name,
         "person": member.slug if member else None,
         "url": request.build_absolute_uri(member.get_absolute_url()) if member else None,
+        "orcid": (identified.orcid or None) if identified else None,
         "equal_contribution": authorship.equal_contribution,
     }
 
