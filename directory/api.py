@@ -17,6 +17,8 @@ from django import forms
 from django.core.paginator import InvalidPage, Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.http import urlencode
 from ninja import Field, Schema
 from ninja.errors import HttpError
 from pydantic import create_model
@@ -60,6 +62,12 @@ def page_link(obj, name: str, request: HttpRequest) -> dict:
         "name": name,
         "url": request.build_absolute_uri(obj.get_absolute_url()),
     }
+
+
+def api_list(name: str, request: HttpRequest, **filters: str) -> str:
+    """The address of one of the API's lists (the URL name `name`, "api:list_news") narrowed
+    by `filters`, as an object links the list of its papers or news."""
+    return request.build_absolute_uri(reverse(name) + "?" + urlencode(filters))
 
 
 class PageOut(Schema, Generic[Item]):

@@ -17,6 +17,7 @@ from directory.api import (
     PageOut,
     PageQuery,
     WebLinkOut,
+    api_list,
     filter_parameters,
     filtered_page,
     links_data,
@@ -266,11 +267,6 @@ def get_person(request, slug: str):
     }
 
 
-def api_list(name: str, request: HttpRequest, **filters: str) -> str:
-    """The address of one of this API's lists (`name`) narrowed by `filters`."""
-    return request.build_absolute_uri(reverse(name) + "?" + urlencode(filters))
-
-
 # The department: research groups and research areas.
 
 
@@ -294,7 +290,7 @@ class GroupOut(GroupSummaryOut):
     description: str = Field(description="Markdown.")
     members: list[GroupMemberOut] = Field(
         description="Its current members as its page lists them: by role, leaders first, "
-        "then by name. Someone in two roles is listed once per role."
+        "then by name."
     )
     alumni: list[NamedPageOut] = Field(description="Former members, by name.")
     publications: str = Field(description="Its publications in this API.")

@@ -4,8 +4,6 @@ filters and facet counts (publications/filters.py), and each paper and venue by 
 from django.db.models import Count, Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
-from django.utils.http import urlencode
 from ninja import Field, Query, Router, Schema
 
 from directory.api import (
@@ -13,6 +11,7 @@ from directory.api import (
     PageOut,
     PageQuery,
     WebLinkOut,
+    api_list,
     filter_parameters,
     filtered_page,
     links_data,
@@ -198,9 +197,7 @@ def venue_data(venue: Venue, request: HttpRequest) -> dict:
         "name": venue.display_name,
         "kind": venue.kind,
         "publication_count": venue.publication_count,
-        "publications": request.build_absolute_uri(
-            reverse("api:list_publications") + "?" + urlencode({"venue": venue.short_name})
-        ),
+        "publications": api_list("api:list_publications", request, venue=venue.short_name),
     }
 
 
