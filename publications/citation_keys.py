@@ -66,16 +66,20 @@ def refresh_citation_key(publication_id: int) -> None:
 
 
 def _free_key(base: str, *, exclude: int) -> str:
-    for start in range(0, len(SUFFIXES), CANDIDATES):
-        candidates = [base + suffix for suffix in SUFFIXES[start : start + CANDIDATES]]
+    """One query, on the unique index, while fewer than CANDIDATES papers share the base (nearly
+    always); past them one more, for every key that begins with the base. A query per
+    CANDIDATES keys made an import of papers sharing a base quadratic: 1,500 untitled-alike
+    entries ran 37,000 queries."""
+    others = Publication.objects.exclude(pk=exclude)
+    candidates = [base + suffix for suffix in SUFFIXES[:CANDIDATES]]
+    taken = set(others.filter(citation_key__in=candidates).values_list("citation_key", flat=True))
+    if len(taken) == len(candidates):
         taken = set(
-            Publication.objects.filter(citation_key__in=candidates)
-            .exclude(pk=exclude)
-            .values_list("citation_key", flat=True)
+            others.filter(citation_key__startswith=base).values_list("citation_key", flat=True)
         )
-        for candidate in candidates:
-            if candidate not in taken:
-                return candidate
+    for suffix in SUFFIXES:
+        if base + suffix not in taken:
+            return base + suffix
     raise ValueError(f"Every citation key for {base!r} is taken.")
 
 
