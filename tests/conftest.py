@@ -1,3 +1,7 @@
+import fcntl
+import os
+from pathlib import Path
+
 import pytest
 from django.db import connection
 from hypothesis import HealthCheck, Phase, settings
@@ -6,6 +10,7 @@ from hypothesis import HealthCheck, Phase, settings
 pytest.register_assert_rewrite("tests.cases", "tests.factories")
 
 from tests.cases import make_editor  # noqa: E402
+from tests.live_site import manage, site_environment  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -40,6 +45,24 @@ def django_db_setup(django_db_setup, django_db_blocker):
         with django_db_blocker.unblock(), connection.cursor() as cursor:
             for table in connection.introspection.table_names(cursor):
                 cursor.execute(f'ALTER TABLE "{table}" SET (autovacuum_enabled = false)')
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory) -> Path:
+    """The static files as `collectstatic` leaves them with DEBUG off (hashed names, compressed
+    copies), collected once per run for every served site (the browser suite's, the concurrent
+    saves' gunicorn): compressing them takes 20 s. Under xdist the workers share one folder of
+    the run, the first to get here collects while the others wait."""
+    folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = folder.parent  # the run's own folder, above the workers'
+    static = folder / "collected-static"
+    with open(folder / "collected-static.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (static / "staticfiles.json").exists():
+            work = tmp_path_factory.mktemp("collectstatic")
+            manage(site_environment(work, STATIC_ROOT=str(static)), "collectstatic", "--noinput")
+    return static
 
 
 @pytest.fixture

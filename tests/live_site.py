@@ -54,10 +54,18 @@ def manage(environment: dict[str, str], *args: str, project: Path = PROJECT) -> 
     return result.stdout
 
 
-def prepare_site(environment: dict[str, str], *, staff: list[str], project: Path = PROJECT):
-    """Migrate, seed, collect static files and create a superuser per name in `staff`."""
+def prepare_site(
+    environment: dict[str, str],
+    *,
+    staff: list[str],
+    project: Path = PROJECT,
+    collect_static: bool = True,
+):
+    """Migrate, seed, collect static files (unless STATIC_ROOT holds them already: the tests'
+    `collected_static` fixture) and create a superuser per name in `staff`."""
     manage(environment, "migrate", "--noinput", project=project)
-    manage(environment, "collectstatic", "--noinput", project=project)
+    if collect_static:
+        manage(environment, "collectstatic", "--noinput", project=project)
     create_staff = (
         "from django.contrib.auth.models import User\n"
         "from django.core.management import call_command\n"

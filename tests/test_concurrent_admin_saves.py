@@ -14,9 +14,9 @@ from tests.live_site import prepare_site, save_concurrently, served, site_enviro
 STAFF = [f"editor{number}" for number in range(1, 6)]
 
 
-def test_fifty_concurrent_admin_saves_on_sqlite_all_succeed(tmp_path):
-    environment = site_environment(tmp_path)
-    prepare_site(environment, staff=STAFF)
+def test_fifty_concurrent_admin_saves_on_sqlite_all_succeed(tmp_path, collected_static):
+    environment = site_environment(tmp_path, STATIC_ROOT=str(collected_static))
+    prepare_site(environment, staff=STAFF, collect_static=False)
     with served(environment, tmp_path) as url:
         outcomes = save_concurrently(url, STAFF, saves=50)
     log = "\n".join(path.read_text()[-3000:] for path in tmp_path.glob("gunicorn-*.log"))
