@@ -1,5 +1,3 @@
-import fcntl
-import os
 from pathlib import Path
 
 import pytest
@@ -51,17 +49,10 @@ def django_db_setup(django_db_setup, django_db_blocker):
 def collected_static(tmp_path_factory) -> Path:
     """The static files as `collectstatic` leaves them with DEBUG off (hashed names, compressed
     copies), collected once per run for every served site (the browser suite's, the concurrent
-    saves' gunicorn): compressing them takes 20 s. Under xdist the workers share one folder of
-    the run, the first to get here collects while the others wait."""
-    folder = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        folder = folder.parent  # the run's own folder, above the workers'
-    static = folder / "collected-static"
-    with open(folder / "collected-static.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (static / "staticfiles.json").exists():
-            work = tmp_path_factory.mktemp("collectstatic")
-            manage(site_environment(work, STATIC_ROOT=str(static)), "collectstatic", "--noinput")
+    saves' gunicorn): compressing them takes 20 s."""
+    static = tmp_path_factory.mktemp("collected-static")
+    work = tmp_path_factory.mktemp("collectstatic")
+    manage(site_environment(work, STATIC_ROOT=str(static)), "collectstatic", "--noinput")
     return static
 
 

@@ -78,7 +78,7 @@ def server_database_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
-def server_environment(tmp_path_factory, server_database_url) -> dict[str, str]:
+def server_environment(tmp_path_factory, server_database_url, collected_static) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("browser-site")
     environment = {
         **os.environ,
@@ -86,7 +86,7 @@ def server_environment(tmp_path_factory, server_database_url) -> dict[str, str]:
         "SECRET_KEY": "browser-tests-only",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_URL": server_database_url,
-        "STATIC_ROOT": str(folder / "static"),
+        "STATIC_ROOT": str(collected_static),
         "MEDIA_ROOT": str(folder / "media"),
         "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD,
     }
@@ -111,7 +111,6 @@ def site_url(server_environment) -> str:
     manage("migrate", "--noinput")
     manage("seed")
     manage("createsuperuser", "--noinput", "--username", STAFF_USER, "--email", "e@example.org")
-    manage("collectstatic", "--noinput")
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
