@@ -25,7 +25,7 @@ import pickle
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
 from urllib.parse import urlencode
@@ -38,6 +38,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 STAMP_KEY = "site-stamp"
 PAGE_KEY = "site-page"
@@ -106,6 +107,71 @@ def cached(name: str, parts: object, compute: Callable[[], T]) -> T:
     return cast(T, cache.get_or_set(key, compute, settings.SITE_CACHE_TIMEOUT))
 
 
+class LocalCopies:
+    """The most recently used values of one process, at most `settings.<size_setting>` of them.
+
+    For what is read on every request and costs more to fetch from the shared cache (a file
+    read, a network round trip and unpickling) than to keep: whole pages, a list's entries.
+    Keys hold the change stamp, so a copy is valid exactly as long as the shared cache's would
+    be; when the stamp moves, the copies made under the old one are dropped at once.
+    """
+
+    def __init__(self, size_setting: str):
+        self.size_setting = size_setting
+        self.values: OrderedDict[str, object] = OrderedDict()
+        self.stamp = ""
+        self.lock = threading.Lock()
+
+    def get_many(self, keys: list[str], *, stamp: str) -> dict[str, object]:
+        with self.lock:
+            self._drop_older_than(stamp)
+            found = {key: self.values[key] for key in keys if key in self.values}
+            for key in found:
+                self.values.move_to_end(key)
+        return found
+
+    def set_many(self, values: Mapping[str, object], *, stamp: str) -> None:
+        with self.lock:
+            self._drop_older_than(stamp)
+            self.values.update(values)
+            for key in values:
+                self.values.move_to_end(key)
+            size = getattr(settings, self.size_setting)
+            while len(self.values) > size:
+                self.values.popitem(last=False)
+
+    def _drop_older_than(self, stamp: str) -> None:
+        if stamp != self.stamp:
+            self.values.clear()
+            self.stamp = stamp
+
+
+_entries = LocalCopies("SITE_CACHE_LOCAL_ENTRIES")
+
+
+def cached_each(
+    name: str, parts: object, ids: list[K], render: Callable[[list[K]], dict[K, str]]
+) -> list[str]:
+    """`render(ids)[id]` for each id, kept in this process's memory until the next change: the
+    entries of a list (a paper's <li> with its citation), which every list showing the paper
+    shares, so that a page rendered anew renders only the entries no list has shown since the
+    last change. `render` is given the ids not kept, once. Kept with SITE_CACHE=0 too, as
+    `cached` values are; `parts` names what else an entry depends on (the site's address)."""
+    if _bump_pending():
+        rendered = render(list(ids))
+        return [rendered[id] for id in ids]
+    stamp = current_stamp()
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+    keys = {id: f"{name}:{release()}:{digest}:{id}" for id in ids}
+    found = _entries.get_many(list(keys.values()), stamp=stamp)
+    if missing := [id for id in dict.fromkeys(ids) if keys[id] not in found]:
+        rendered = render(missing)
+        new = {keys[id]: rendered[id] for id in missing}
+        _entries.set_many(new, stamp=stamp)
+        found.update(new)
+    return [cast(str, found[keys[id]]) for id in ids]
+
+
 @functools.cache
 def release() -> str:
     """The code's version, so a deploy never serves a page rendered by the templates before it:
@@ -144,8 +210,7 @@ class SiteCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         # The most recently used pages, pickled, in this process (see cached_page).
-        self.local: OrderedDict[str, bytes] = OrderedDict()
-        self.local_lock = threading.Lock()
+        self.local = LocalCopies("SITE_CACHE_LOCAL_PAGES")
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not self.is_public(request):
@@ -161,7 +226,7 @@ class SiteCacheMiddleware:
         if validator in _etags(request.headers.get("If-None-Match", "")):
             return self.not_modified(validator)
         key = page_key(request, stamp) if request.method == "GET" else None
-        if key is not None and (cached := self.cached_page(key)) is not None:
+        if key is not None and (cached := self.cached_page(key, stamp)) is not None:
             cached[CACHE_HEADER] = "hit"
             return cached
         response = self.get_response(request)
@@ -174,34 +239,25 @@ class SiteCacheMiddleware:
                 patch_cache_control(response, public=True, no_cache=True)
             if key is not None:
                 cache.set(key, response, settings.SITE_CACHE_TIMEOUT)
-                self.keep_local(key, pickle.dumps(response, pickle.HIGHEST_PROTOCOL))
+                self.local.set_many(
+                    {key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp
+                )
                 response[CACHE_HEADER] = "miss"
         return response
 
-    def cached_page(self, key: str) -> HttpResponse | None:
+    def cached_page(self, key: str, stamp: str) -> HttpResponse | None:
         """From this process's own copies first, then from the shared cache.
 
         A page of 50 papers with their Cite blocks weighs 200 KB: reading it from a file cache
         (or Redis) and decompressing it costs more than whitenoise's whole answer for a static
-        file. The key holds the shared stamp, so a local copy is valid exactly as long as the
-        shared one: after a change no request asks for it again, and it ages out.
+        file.
         """
-        with self.local_lock:
-            data = self.local.get(key)
-            if data is not None:
-                self.local.move_to_end(key)
-        if data is not None:
-            return pickle.loads(data)
+        if (data := self.local.get_many([key], stamp=stamp).get(key)) is not None:
+            return pickle.loads(cast(bytes, data))
         response = cache.get(key)
         if response is not None:
-            self.keep_local(key, pickle.dumps(response, pickle.HIGHEST_PROTOCOL))
+            self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
         return response
-
-    def keep_local(self, key: str, data: bytes) -> None:
-        with self.local_lock:
-            self.local[key] = data
-            while len(self.local) > settings.SITE_CACHE_LOCAL_PAGES:
-                self.local.popitem(last=False)
 
     @staticmethod
     def is_public(request: HttpRequest) -> bool:

@@ -10,6 +10,7 @@ from directory.charts import year_chart
 from directory.pagination import paginate
 from directory.site_cache import cached
 from publications import exports
+from publications.entries import listed
 from publications.filters import (
     PublicationFilter,
     active_filters,
@@ -57,7 +58,7 @@ def listing_context(
         ),
     )
     page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
-    page.object_list = exports.with_citations(page.object_list)
+    page.object_list = listed(page.object_list)
     return {
         "filterset": filterset,
         "page": page,

@@ -1,0 +1,152 @@
+"""The entries of publication lists, rendered once per change and shared by every list that
+shows the paper (publications/entries.py, directory.site_cache.cached_each).
+
+These tests commit for real (transaction=True): the change stamp moves when a transaction
+commits, as on a live site. The page cache is off (SITE_CACHE=False) so that every request
+renders its page, and only the kept entries are reused.
+"""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from directory import site_cache
+from directory.models import Lab
+from people.models import Person
+from publications.models import Authorship, Publication, PublicationAward, Venue
+from tests.factories import make_person, make_publication, make_venue
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_page_cache(settings):
+    settings.SITE_CACHE = False
+
+
+@pytest.fixture
+def site():
+    Lab.objects.current()
+    member = make_person(name="Hang Zhu", slug="hang-zhu")
+    nsdi = make_venue(short_name="NSDI")
+    make_publication(
+        title="Klotski", slug="klotski", year=2023, venue=nsdi, authors=[member, "Bo Zhao"]
+    )
+    make_publication(title="Ring", slug="ring", year=2024, venue=nsdi, authors=["Ann Lee", member])
+    return member
+
+
+# A prefetch of what entries show for given papers: their authors, awards or links.
+ENTRY_LOAD = re.compile(
+    r'"publications_(authorship|publicationaward|publicationlink)"\."publication_id" IN \(\d'
+)
+
+
+def entry_queries(queries: CaptureQueriesContext) -> list[str]:
+    return [query["sql"] for query in queries if ENTRY_LOAD.search(query["sql"])]
+
+
+def test_a_list_rendered_again_reuses_every_entry_another_list_rendered(client, site):
+    client.get("/publications/")
+    with CaptureQueriesContext(connection) as again:
+        profile = client.get("/people/hang-zhu/")
+        by_year = client.get("/publications/?year=2024")
+    assert profile.status_code == by_year.status_code == 200
+    assert entry_queries(again) == []
+    assert 'Ann Lee, <a class="member" href="/people/hang-zhu/">Hang Zhu</a>' in by_year.text
+
+
+def test_a_kept_entry_is_the_entry_rendered_anew(client, site, settings):
+    first = client.get("/publications/").text
+    kept = client.get("/publications/").text
+    site_cache.bump_stamp()  # nothing kept any more
+    fresh = client.get("/publications/").text
+    assert kept == first == fresh
+    assert fresh.count('<li class="publication">') == 2
+
+
+@pytest.mark.parametrize(
+    "edit, shown, gone",
+    [
+        (
+            lambda: Authorship.objects.filter(name="Ann Lee").update(name="Ann B. Lee"),
+            "Ann B. Lee, ",
+            "Ann Lee, ",
+        ),
+        (
+            lambda: Person.objects.filter(slug="hang-zhu").update(is_published=False),
+            "Ann Lee, Hang Zhu",
+            'href="/people/hang-zhu/"',
+        ),
+        (
+            lambda: Venue.objects.filter(short_name="NSDI").update(short_name="NSDI '24"),
+            ">NSDI &#x27;24</span>",
+            ">NSDI</span>",
+        ),
+        (
+            lambda: PublicationAward.objects.create(
+                publication=Publication.objects.get(slug="ring"), position=1, name="Best Paper"
+            ),
+            '<span class="badge badge--award">Best Paper</span>',
+            "no such text",
+        ),
+    ],
+    ids=["author renamed", "member unpublished", "venue renamed", "award added"],
+)
+def test_an_edit_to_any_row_an_entry_shows_reaches_the_next_list(client, site, edit, shown, gone):
+    client.get("/publications/")
+    edit()
+    site_cache.note_change()  # update() sends no signal; the admin's saves do (tested below)
+    page = client.get("/publications/?year=2024").text
+    assert shown in page
+    assert gone not in page
+
+
+def test_a_save_in_the_admin_reaches_the_kept_entries(client, site, editor):
+    client.get("/publications/")
+    staff = Client()
+    staff.force_login(editor)
+    paper = Publication.objects.get(slug="ring")
+    paper.title = "Ring Revisited"
+    paper.save()  # what the admin's form does, signals and all
+    page = client.get("/publications/").text
+    assert ">Ring Revisited</a>" in page
+    assert ">Ring</a>" not in page
+
+
+def test_each_site_address_has_entries_of_its_own(client, site, settings):
+    """The COinS span of an entry holds the paper's full address, which depends on the host
+    the page was asked on."""
+    settings.ALLOWED_HOSTS = ["lab.example.org", "mirror.example.org"]
+    first = client.get("/publications/", HTTP_HOST="lab.example.org").text
+    second = client.get("/publications/", HTTP_HOST="mirror.example.org").text
+    assert "http%3A%2F%2Flab.example.org%2Fpublications%2Fring%2F" in first
+    assert "http%3A%2F%2Fmirror.example.org%2Fpublications%2Fring%2F" in second
+    assert "lab.example.org" not in second
+
+
+def test_a_process_keeps_at_most_the_entries_it_is_told(client, site, settings):
+    settings.SITE_CACHE_LOCAL_ENTRIES = 1
+    make_publication(title="Third", year=2022, authors=[site])
+    client.get("/publications/")
+    with CaptureQueriesContext(connection) as again:
+        client.get("/publications/")
+    # The least recently rendered entries were dropped and are rendered again.
+    assert len(entry_queries(again)) == 3
+    assert len(site_cache._entries.values) == 1
+
+
+def test_no_entry_is_kept_from_inside_a_transaction_that_wrote(client, site):
+    """A page asked for while the writing transaction is open (before the stamp moves) must not
+    leave its entries for the next request under the old stamp."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        Publication.objects.filter(slug="ring").update(title="Uncommitted")
+        site_cache.note_change()
+        assert ">Uncommitted</a>" in client.get("/publications/").text
+        transaction.set_rollback(True)
+    assert ">Ring</a>" in client.get("/publications/").text
