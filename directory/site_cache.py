@@ -24,7 +24,7 @@ import hashlib
 import pickle
 import secrets
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
@@ -146,15 +146,17 @@ class LocalCopies:
             self.stamp = stamp
 
 
-_entries = LocalCopies("SITE_CACHE_LOCAL_ENTRIES")
+# One store per kind of value kept by cached_each, so that a large export's BibTeX entries do
+# not push the list entries out.
+_kept: dict[str, LocalCopies] = defaultdict(lambda: LocalCopies("SITE_CACHE_LOCAL_ENTRIES"))
 
 
 def cached_each(
     name: str, parts: object, ids: list[K], render: Callable[[list[K]], dict[K, str]]
 ) -> list[str]:
     """`render(ids)[id]` for each id, kept in this process's memory until the next change: the
-    entries of a list (a paper's <li> with its citation), which every list showing the paper
-    shares, so that a page rendered anew renders only the entries no list has shown since the
+    entries of a list (a paper's <li> with its citation) or of an export (its BibTeX), which
+    every list or export showing the paper shares, so that a page rendered anew renders only the entries no list has shown since the
     last change. `render` is given the ids not kept, once. Kept with SITE_CACHE=0 too, as
     `cached` values are; `parts` names what else an entry depends on (the site's address)."""
     if _bump_pending():
@@ -163,11 +165,11 @@ def cached_each(
     stamp = current_stamp()
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
     keys = {id: f"{name}:{release()}:{digest}:{id}" for id in ids}
-    found = _entries.get_many(list(keys.values()), stamp=stamp)
+    found = _kept[name].get_many(list(keys.values()), stamp=stamp)
     if missing := [id for id in dict.fromkeys(ids) if keys[id] not in found]:
         rendered = render(missing)
         new = {keys[id]: rendered[id] for id in missing}
-        _entries.set_many(new, stamp=stamp)
+        _kept[name].set_many(new, stamp=stamp)
         found.update(new)
     return [cast(str, found[keys[id]]) for id in ids]
 

@@ -97,17 +97,17 @@ def export(request, format):
         return plain_text(
             f"More than {EXPORT_MAX_ROWS} publications match: narrow the filters.", status=400
         )
-    publications = list(filterset.qs)
     base_url = request.build_absolute_uri("/").removesuffix("/")
     match format:
         case "bib":
-            content = exports.bibtex(publications)
+            # Each paper's entry is kept once written: only the ids are read when all are.
+            content = exports.bibtex(filterset.qs)
         case "ris":
-            content = exports.ris(publications, base_url=base_url)
+            content = exports.ris(list(filterset.qs), base_url=base_url)
         case "json":
-            content = exports.csl_json(publications, base_url=base_url)
+            content = exports.csl_json(list(filterset.qs), base_url=base_url)
         case "csv":
-            content = exports.csv_table(publications, base_url=base_url)
+            content = exports.csv_table(list(filterset.qs), base_url=base_url)
         case _:
             raise Http404("No such export format.")
     return download(content, format=format, filename=f"publications.{format}")

@@ -1,5 +1,6 @@
-"""The entries of publication lists, rendered once per change and shared by every list that
-shows the paper (publications/entries.py, directory.site_cache.cached_each).
+"""The entries of publication lists and each paper's BibTeX, rendered once per change and shared
+by every list and export that shows the paper (publications/entries.py,
+publications.exports.bibtex_entries, directory.site_cache.cached_each).
 
 These tests commit for real (transaction=True): the change stamp moves when a transaction
 commits, as on a live site. The page cache is off (SITE_CACHE=False) so that every request
@@ -136,7 +137,7 @@ def test_a_process_keeps_at_most_the_entries_it_is_told(client, site, settings):
         client.get("/publications/")
     # The least recently rendered entries were dropped and are rendered again.
     assert len(entry_queries(again)) == 3
-    assert len(site_cache._entries.values) == 1
+    assert len(site_cache._kept["publication-entry"].values) == 1
 
 
 def test_no_entry_is_kept_from_inside_a_transaction_that_wrote(client, site):
@@ -150,3 +151,25 @@ def test_no_entry_is_kept_from_inside_a_transaction_that_wrote(client, site):
         assert ">Uncommitted</a>" in client.get("/publications/").text
         transaction.set_rollback(True)
     assert ">Ring</a>" in client.get("/publications/").text
+
+
+def test_an_export_of_papers_a_list_showed_reads_only_their_ids(client, site):
+    """The "Cite" blocks of the list wrote each paper's BibTeX: the export reuses it."""
+    client.get("/publications/")
+    with CaptureQueriesContext(connection) as export:
+        response = client.get("/publications/export.bib?venue=NSDI")
+    tables = [query["sql"].split(" FROM ")[1].split()[0] for query in export]
+    assert tables.count('"publications_publication"') == 2  # the count and the ids
+    assert entry_queries(export) == []
+    assert response.text.count("@inproceedings{") == 2
+    site_cache.bump_stamp()
+    assert client.get("/publications/export.bib?venue=NSDI").text == response.text
+
+
+def test_an_edit_reaches_the_next_export(client, site):
+    client.get("/publications/export.bib")
+    Authorship.objects.filter(name="Ann Lee").update(name="Ann B. Lee")
+    site_cache.note_change()
+    export = client.get("/publications/export.bib").text
+    assert "Ann B. Lee and Hang Zhu" in export
+    assert "Ann Lee" not in export
