@@ -78,12 +78,13 @@ def profile(request, slug):
     # Aggregates over every paper of the person (thousands for a prolific member of a
     # department), and the selection, which sorts all of them to find the first few: kept
     # until the next change (the selection's entries are kept by publications.entries).
-    per_year, coauthors, selected = cached(
+    per_year, coauthors, external_coauthors, selected = cached(
         "profile-aggregates",
         person.pk,
         lambda: (
             publications.count_per_year(),
             list(publications.coauthors_of(person)),
+            list(publications.external_coauthors()[:PROFILE_COLLABORATORS]),
             listed(
                 publications.order_by("-is_featured", F("year").desc(nulls_last=True), "title")[
                     :PROFILE_SELECTED
@@ -105,7 +106,7 @@ def profile(request, slug):
                 link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
             ),
             "coauthors": coauthors,
-            "external_coauthors": publications.external_coauthors()[:PROFILE_COLLABORATORS],
+            "external_coauthors": external_coauthors,
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
         },
     )
