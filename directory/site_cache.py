@@ -112,8 +112,9 @@ class LocalCopies:
 
     For what is read on every request and costs more to fetch from the shared cache (a file
     read, a network round trip and unpickling) than to keep: whole pages, a list's entries.
-    Keys hold the change stamp, so a copy is valid exactly as long as the shared cache's would
-    be; when the stamp moves, the copies made under the old one are dropped at once.
+    The copies are those of one change stamp: when a request brings a new one (a save on this
+    or another app server), they are all dropped, so a copy is valid exactly as long as one
+    in the shared cache would be.
     """
 
     def __init__(self, size_setting: str):
@@ -156,9 +157,14 @@ def cached_each(
 ) -> list[str]:
     """`render(ids)[id]` for each id, kept in this process's memory until the next change: the
     entries of a list (a paper's <li> with its citation) or of an export (its BibTeX), which
-    every list or export showing the paper shares, so that a page rendered anew renders only the entries no list has shown since the
-    last change. `render` is given the ids not kept, once. Kept with SITE_CACHE=0 too, as
-    `cached` values are; `parts` names what else an entry depends on (the site's address)."""
+    every list or export showing the paper shares, so that a page rendered anew renders only
+    the entries no list has shown since the last change. `render` is given the ids not kept,
+    once. Kept with SITE_CACHE=0 too, as `cached` values are; `parts` names what else an entry
+    depends on (the site's address).
+
+    In each process's memory rather than the shared cache: 50 reads from a file cache cost
+    more than the page they would spare, and the file cache lists its folder on every write.
+    """
     if _bump_pending():
         rendered = render(list(ids))
         return [rendered[id] for id in ids]
