@@ -24,8 +24,9 @@ import hashlib
 import pickle
 import secrets
 import threading
-from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Hashable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar, cast
 from urllib.parse import urlencode
@@ -46,8 +47,24 @@ PAGE_KEY = "site-page"
 CACHE_HEADER = "X-Site-Cache"
 
 
+# The stamp as it was when the request being served began (SiteCacheMiddleware sets it).
+_request_stamp: ContextVar[str | None] = ContextVar("site_request_stamp", default=None)
+
+
 def current_stamp() -> str:
-    """The change stamp: one cache read. A missing one (a new or emptied cache) is made."""
+    """The change stamp: the one read when the request being served began, else one cache
+    read. A missing one (a new or emptied cache) is made. "" when the cache keeps nothing
+    (dummy://): then nothing may be kept under it.
+
+    One stamp per request, read before any row: whatever the request computes is from rows at
+    least as new as its stamp, so nothing is kept under a stamp newer than its rows (a save that
+    commits while a page is being rendered moves the stamp past what that page keeps)."""
+    if (stamp := _request_stamp.get()) is not None:
+        return stamp
+    return _shared_stamp()
+
+
+def _shared_stamp() -> str:
     stamp = cache.get(STAMP_KEY)
     if stamp is None:
         cache.add(STAMP_KEY, secrets.token_hex(8), timeout=None)
@@ -149,35 +166,40 @@ class LocalCopies:
 
 # One store per kind of value kept by cached_each, so that a large export's BibTeX entries do
 # not push the list entries out.
-_kept: dict[str, LocalCopies] = defaultdict(lambda: LocalCopies("SITE_CACHE_LOCAL_ENTRIES"))
+_kept: dict[str, LocalCopies] = {}
 
 
 def cached_each(
-    name: str, parts: object, ids: list[K], render: Callable[[list[K]], dict[K, str]]
-) -> list[str]:
-    """`render(ids)[id]` for each id, kept in this process's memory until the next change: the
+    name: str, *, parts: object, ids: Iterable[K], render: Callable[[list[K]], dict[K, str]]
+) -> dict[K, str]:
+    """`render(ids)`, each id's value kept in this process's memory until the next change: the
     entries of a list (a paper's <li> with its citation) or of an export (its BibTeX), which
     every list or export showing the paper shares, so that a page rendered anew renders only
     the entries no list has shown since the last change. `render` is given the ids not kept,
-    once. Kept with SITE_CACHE=0 too, as `cached` values are; `parts` names what else an entry
-    depends on (the site's address).
+    once, and may leave out an id whose row is gone; the answer is in the order of `ids`.
+    `parts` names what else a value depends on (the site's address). Kept with SITE_CACHE=0
+    too, as `cached` values are; never with DEBUG on, so that a template edited under
+    runserver shows at once.
 
     In each process's memory rather than the shared cache: 50 reads from a file cache cost
     more than the page they would spare, and the file cache lists its folder on every write.
+    Kept as UTF-8 (a str with one curly quote takes two bytes per character).
     """
-    if _bump_pending():
-        rendered = render(list(ids))
-        return [rendered[id] for id in ids]
+    ids = list(dict.fromkeys(ids))
     stamp = current_stamp()
+    if settings.DEBUG or not stamp or _bump_pending():
+        rendered = render(ids)
+        return {id: rendered[id] for id in ids if id in rendered}
+    store = _kept.get(name) or _kept.setdefault(name, LocalCopies("SITE_CACHE_LOCAL_ENTRIES"))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
     keys = {id: f"{name}:{release()}:{digest}:{id}" for id in ids}
-    found = _kept[name].get_many(list(keys.values()), stamp=stamp)
-    if missing := [id for id in dict.fromkeys(ids) if keys[id] not in found]:
+    kept = store.get_many(list(keys.values()), stamp=stamp)
+    found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
+    if missing := [id for id in ids if id not in found]:
         rendered = render(missing)
-        new = {keys[id]: rendered[id] for id in missing}
-        _kept[name].set_many(new, stamp=stamp)
-        found.update(new)
-    return [cast(str, found[keys[id]]) for id in ids]
+        store.set_many({keys[id]: value.encode() for id, value in rendered.items()}, stamp=stamp)
+        found.update(rendered)
+    return {id: found[id] for id in ids if id in found}
 
 
 @functools.cache
@@ -221,6 +243,13 @@ class SiteCacheMiddleware:
         self.local = LocalCopies("SITE_CACHE_LOCAL_PAGES")
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = _request_stamp.set(_shared_stamp())
+        try:
+            return self.respond(request)
+        finally:
+            _request_stamp.reset(token)
+
+    def respond(self, request: HttpRequest) -> HttpResponse:
         if not self.is_public(request):
             response = self.get_response(request)
             if settings.SESSION_COOKIE_NAME in request.COOKIES:

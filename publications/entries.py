@@ -18,7 +18,6 @@ from typing import NamedTuple
 from django.http import HttpRequest
 from django.template import Context
 from django.template.loader import get_template
-from django.utils.safestring import SafeString, mark_safe
 
 from directory.site_cache import cached_each
 from publications import exports
@@ -44,9 +43,11 @@ def listed(publications: PublicationQuerySet) -> list[Listed]:
 
 
 def rendered_entries(
-    request: HttpRequest, publications: Iterable[Publication | Listed]
-) -> list[SafeString]:
-    """Each paper's entry as HTML, in the order given, the kept ones not rendered again."""
+    request: HttpRequest, publications: Iterable[Publication | Listed], *, cite: bool = True
+) -> dict[int, str]:
+    """Each paper's entry as HTML by pk, in the order given, the kept ones not rendered again;
+    with its "Cite" block unless `cite` is false (an embed, the site search). A paper deleted
+    since it was listed is left out."""
     publications = list(publications)
     loaded = {p.pk: p for p in publications if isinstance(p, Publication)}
 
@@ -54,15 +55,17 @@ def rendered_entries(
         papers = [loaded[pk] for pk in ids if pk in loaded]
         if to_load := [pk for pk in ids if pk not in loaded]:
             papers += Publication.objects.for_listing().filter(pk__in=to_load)
+        if cite:
+            exports.with_citations(papers)
         template = get_template(ENTRY_TEMPLATE).template  # type: ignore[attr-defined]
         # A plain Context: the page's context processors already ran, an entry needs none.
         return {
             paper.pk: template.render(Context({"publication": paper, "request": request}))
-            for paper in exports.with_citations(papers)
+            for paper in papers
         }
 
-    site = request.build_absolute_uri("/")  # the COinS span holds the paper's full address
-    return [
-        mark_safe(html)
-        for html in cached_each("publication-entry", site, [p.pk for p in publications], render)
-    ]
+    # The COinS span holds the paper's full address, which depends on the host asked.
+    site = request.build_absolute_uri("/")
+    return cached_each(
+        "publication-entry", parts=(site, cite), ids=[p.pk for p in publications], render=render
+    )

@@ -112,14 +112,15 @@ LATEX_SPECIALS = set("\\{}%$#&_~^")
 
 def bibtex(publications: Iterable[Publication] | QuerySet[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
-    return "\n".join(bibtex_entries(publications))
+    return "\n".join(bibtex_entries(publications).values())
 
 
-def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) -> list[str]:
-    """Each publication's BibTeX entry, written once per change and kept for every export and
-    "Cite" block that shows the paper (directory.site_cache.cached_each): a year's export at
-    20,000 papers spends most of its time loading its 1,100 papers' authors and writing them.
-    Publications given as a QuerySet are loaded only if their entries are not kept."""
+def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) -> dict[int, str]:
+    """Each publication's BibTeX entry by pk, in the order given, written once per change and
+    kept for every export and "Cite" block that shows the paper (site_cache.cached_each): a
+    year's export at 20,000 papers spends most of its time loading its 1,100 papers' authors
+    and writing them. Publications given as a QuerySet are loaded only if their entries are
+    not kept; one deleted since it was counted is left out."""
     if isinstance(publications, QuerySet):
         ids, loaded = list(publications.values_list("pk", flat=True)), {}
     else:
@@ -132,7 +133,7 @@ def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) 
             papers += Publication.objects.for_export().filter(pk__in=to_load)
         return {row.publication.pk: _write_bibtex([_bibtex_entry(row)]) for row in _rows(papers)}
 
-    return cached_each("publication-bibtex", (), ids, write)
+    return cached_each("publication-bibtex", parts=(), ids=ids, render=write)
 
 
 def _write_bibtex(entries: list[Block]) -> str:
@@ -152,8 +153,9 @@ def with_citations(publications: Iterable[Publication]) -> list[Publication]:
     """The publications, each with its own BibTeX entry as `bibtex`: what the "Cite" block of a
     list entry shows, read from the kept entries or from their prefetched parts."""
     publications = list(publications)
-    for publication, entry in zip(publications, bibtex_entries(publications), strict=True):
-        setattr(publication, "bibtex", entry)  # noqa: B010
+    entries = bibtex_entries(publications)
+    for publication in publications:
+        setattr(publication, "bibtex", entries.get(publication.pk, ""))  # noqa: B010
     return publications
 
 

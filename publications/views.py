@@ -132,6 +132,7 @@ def embed(request):
     if ignored := filterset.ignored_values():
         return plain_text("\n".join(ignored), status=400)
     page = paginate(request, filterset.qs, per_page=PER_PAGE)
+    page.object_list = listed(page.object_list)
     html = render_to_string(
         "publications/embed.html",
         {"page": page, "filters_query": filters_query(filterset)},

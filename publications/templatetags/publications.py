@@ -34,18 +34,21 @@ def author_list(publication) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def publication_entries(context, publications):
+def publication_entries(context, publications, without_cite=False):
     """The entries of a list (publications/entries.py): Publication objects from
     Publication.objects.for_listing(), or `Listed` rows, whose entries are loaded if not kept."""
-    return mark_safe("".join(rendered_entries(context["request"], publications)))
+    entries = rendered_entries(context["request"], publications, cite=not without_cite)
+    return mark_safe("".join(entries.values()))
 
 
 @register.simple_tag(takes_context=True)
 def publications_by_year(context, publications) -> list[tuple[int | None, str]]:
     """The entries of a list in runs of one year, each run's entries as one piece of HTML: one
     rendering (and at most one load) for the whole list, whatever the number of years."""
+    publications = list(publications)
     entries = rendered_entries(context["request"], publications)
-    runs = groupby(zip(publications, entries, strict=True), key=lambda pair: pair[0].year)
+    shown = [(p.year, entries[p.pk]) for p in publications if p.pk in entries]
+    runs = groupby(shown, key=lambda pair: pair[0])
     return [(year, mark_safe("".join(html for _, html in run))) for year, run in runs]
 
 

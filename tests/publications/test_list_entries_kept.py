@@ -13,11 +13,16 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from directory import site_cache
 from directory.models import Lab
 from people.models import Person
+from publications import exports
+from publications.entries import listed
+from publications.exports import bibtex_entries
 from publications.models import Authorship, Publication, PublicationAward, Venue
+from tests.admin_forms import publication_form
 from tests.factories import make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -108,14 +113,28 @@ def test_an_edit_to_any_row_an_entry_shows_reaches_the_next_list(client, site, e
 
 def test_a_save_in_the_admin_reaches_the_kept_entries(client, site, editor):
     client.get("/publications/")
+    client.get("/publications/export.bib")
     staff = Client()
     staff.force_login(editor)
     paper = Publication.objects.get(slug="ring")
-    paper.title = "Ring Revisited"
-    paper.save()  # what the admin's form does, signals and all
+    change = reverse("admin:publications_publication_change", args=[paper.pk])
+    assert staff.post(change, publication_form(paper, title="Ring Revisited")).status_code == 302
     page = client.get("/publications/").text
     assert ">Ring Revisited</a>" in page
     assert ">Ring</a>" not in page
+    assert "title = {{Ring Revisited}}" in client.get("/publications/export.bib").text
+
+
+def test_a_staff_members_visit_keeps_nothing_a_visitor_should_not_see(client, site, editor):
+    """Entries show no staff-only markup: the one a staff member's list rendered is the one a
+    visitor gets."""
+    staff = Client()
+    staff.force_login(editor)
+    staff.get("/publications/")
+    with CaptureQueriesContext(connection) as visit:
+        page = client.get("/publications/").text
+    assert entry_queries(visit) == []
+    assert "/admin/" not in page.split('<ol class="publication-list">')[1].split("</ol>")[0]
 
 
 def test_each_site_address_has_entries_of_its_own(client, site, settings):
@@ -129,14 +148,23 @@ def test_each_site_address_has_entries_of_its_own(client, site, settings):
     assert "lab.example.org" not in second
 
 
+def loaded_papers(queries: CaptureQueriesContext) -> set[int]:
+    """The ids of the papers whose entries were loaded to be rendered."""
+    load = re.compile(r'WHERE "publications_publication"\."id" IN \(([\d, ]+)\)')
+    return {int(pk) for q in queries for match in load.findall(q["sql"]) for pk in match.split(",")}
+
+
 def test_a_process_keeps_at_most_the_entries_it_is_told(client, site, settings):
     settings.SITE_CACHE_LOCAL_ENTRIES = 1
     make_publication(title="Third", year=2022, authors=[site])
-    client.get("/publications/")
+    with CaptureQueriesContext(connection) as first:
+        client.get("/publications/")
     with CaptureQueriesContext(connection) as again:
         client.get("/publications/")
-    # The least recently rendered entries were dropped and are rendered again.
-    assert len(entry_queries(again)) == 3
+    papers = dict(Publication.objects.values_list("title", "pk"))
+    assert loaded_papers(first) == set(papers.values())
+    # Only the last entry rendered (the list's last: the oldest paper) was kept.
+    assert loaded_papers(again) == {papers["Ring"], papers["Klotski"]}
     assert len(site_cache._kept["publication-entry"].values) == 1
 
 
@@ -173,3 +201,62 @@ def test_an_edit_reaches_the_next_export(client, site):
     export = client.get("/publications/export.bib").text
     assert "Ann B. Lee and Hang Zhu" in export
     assert "Ann Lee" not in export
+
+
+def test_without_a_shared_cache_nothing_is_kept(client, site, settings):
+    """dummy:// keeps no stamp: every list is rendered from the rows as they are."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    client.get("/publications/")
+    Publication.objects.filter(slug="ring").update(title="Ring Revisited")
+    assert ">Ring Revisited</a>" in client.get("/publications/").text
+
+
+def test_a_paper_deleted_after_it_was_listed_is_left_out(rf, site):
+    """Between the list's ids and the load of its entries a paper may be deleted: the list
+    shows the others (it was a KeyError, a 500)."""
+    from django.template import Context, Template
+
+    request = rf.get("/publications/")
+    listed_rows = listed(Publication.objects.published())
+    Publication.objects.filter(slug="ring").delete()
+    template = Template(
+        "{% load publications %}{% publications_by_year publications as years %}"
+        "{% for year, entries in years %}{{ entries }}{% endfor %}"
+    )
+    html = template.render(Context({"publications": listed_rows, "request": request}))
+    assert html.count('<li class="publication">') == 1
+    assert "Klotski" in html
+    assert "\n".join(bibtex_entries([Publication.objects.get(slug="klotski")]).values()).startswith(
+        "@"
+    )
+
+
+def test_a_save_committed_while_a_list_renders_is_not_hidden_by_it(client, site, monkeypatch):
+    """The stamp is read once when a request begins: what the request renders from rows read
+    before a save committed is kept under the old stamp, never under the new one."""
+    original = exports.with_citations
+
+    def save_meanwhile(papers):
+        if not getattr(save_meanwhile, "done", False):
+            save_meanwhile.done = True
+            paper = Publication.objects.get(slug="ring")
+            paper.title = "Ring Revisited"
+            paper.save()  # commits and moves the stamp, after this request loaded its rows
+        return original(papers)
+
+    monkeypatch.setattr(exports, "with_citations", save_meanwhile)
+    assert ">Ring</a>" in client.get("/publications/").text
+    monkeypatch.setattr(exports, "with_citations", original)
+    page = client.get("/publications/").text
+    assert ">Ring Revisited</a>" in page
+    assert "title = {{Ring Revisited}}" in page
+
+
+def test_the_embed_and_the_site_search_show_entries_without_their_cite_blocks(client, site):
+    client.get("/publications/")  # entries with their Cite blocks kept
+    embed = client.get("/publications/embed/").text
+    search = client.get("/search/?q=ring").text
+    listing = client.get("/publications/").text
+    assert "Klotski" in embed and "Ring" in search
+    assert "cite__bibtex" not in embed and "cite__bibtex" not in search
+    assert listing.count("cite__bibtex") == 2
