@@ -1,5 +1,5 @@
-"""The read-only JSON API at /api/, assembled from each app's router (people/api.py,
-publications/api.py, news/api.py), with its OpenAPI schema and browsable docs.
+"""The read-only JSON API at /api/, assembled from each app's routers (people/api.py: people,
+groups and areas; publications/api.py, news/api.py), with its OpenAPI schema and browsable docs.
 
 django-ninja builds the schema from the same pydantic types that shape each response, so the
 schema cannot drift from what the endpoints return; schemathesis checks both in the tests.
@@ -14,6 +14,7 @@ from ninja.openapi.docs import Swagger
 
 from directory.api import with_current_choices
 from news.api import router as news_router
+from people.api import department_router
 from people.api import router as people_router
 from publications.api import router as publications_router
 
@@ -28,7 +29,8 @@ api = LabAPI(
     title="Lab directory API",
     version="1",
     description=(
-        "Read-only: people, publications, venues and news, as the site's pages show them. "
+        "Read-only: people, publications, venues, news, research groups and research areas, as "
+        "the site's pages show them. "
         "Lists take the same filters as their pages and come in pages; drafts never appear. "
         "Open to every origin (CORS) for GET."
     ),
@@ -41,6 +43,7 @@ api = LabAPI(
 api.add_router("", people_router)
 api.add_router("", publications_router)
 api.add_router("", news_router)
+api.add_router("", department_router)
 
 
 @api.exception_handler(ValidationError)

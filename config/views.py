@@ -47,7 +47,6 @@ PUBLICATION_NEWS = 5
 GROUP_NEWS = 10
 # An area's page lists its newest papers; all of them are the publication list's area filter.
 AREA_PUBLICATIONS = 50
-ROLE_ORDER = {role: number for number, role in enumerate(Membership.Role.values)}
 # The site search shows this many of each kind, and links to the list that has them all.
 SEARCH_SHOWN = 10
 
@@ -163,16 +162,13 @@ def group(request, slug):
         ResearchGroup.objects.visible_to(request.user).prefetch_related(areas), slug=slug
     )
     memberships = (
-        group.memberships.current()
-        .filter(person__is_published=True)
+        group.memberships.listed()
         .select_related("person__role_group", "person__departure")
         .prefetch_related("person__links")
-        .order_by("person__name")
     )
-    by_role = sorted(memberships, key=lambda membership: ROLE_ORDER[membership.role])
     people_by_role = [
         (Membership.Role(role).label, [membership.person for membership in rows])
-        for role, rows in groupby(by_role, key=lambda membership: membership.role)
+        for role, rows in groupby(memberships, key=lambda membership: membership.role)
     ]
     publications = Publication.objects.published().of_groups(group).for_listing()
     listing = listing_context(request, publications, scope=("group", group.pk), without=("group",))

@@ -17,6 +17,8 @@ from django import forms
 from django.core.paginator import InvalidPage, Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.http import urlencode
 from ninja import Field, Schema
 from ninja.errors import HttpError
 from pydantic import create_model
@@ -43,6 +45,29 @@ class WebLinkOut(Schema):
 def links_data(links) -> list[dict]:
     """WebLink rows (directory/models.py) as WebLinkOut."""
     return [{"kind": link.kind, "label": str(link), "url": link.url} for link in links]
+
+
+class NamedPageOut(Schema):
+    """Another row with a page of its own, named as its page names it."""
+
+    slug: str
+    name: str
+    url: str = Field(description="Its page.")
+
+
+def page_link(obj, name: str, request: HttpRequest) -> dict:
+    """A row with a page (a PublicPage) as NamedPageOut."""
+    return {
+        "slug": obj.slug,
+        "name": name,
+        "url": request.build_absolute_uri(obj.get_absolute_url()),
+    }
+
+
+def api_list(name: str, request: HttpRequest, **filters: str) -> str:
+    """The address of one of the API's lists (the URL name `name`, "api:list_news") narrowed
+    by `filters`, as an object links the list of its papers or news."""
+    return request.build_absolute_uri(reverse(name) + "?" + urlencode(filters))
 
 
 class PageOut(Schema, Generic[Item]):

@@ -4,7 +4,14 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
-from directory.api import ERRORS, PageOut, filter_parameters, filtered_page
+from directory.api import (
+    ERRORS,
+    NamedPageOut,
+    PageOut,
+    filter_parameters,
+    filtered_page,
+    page_link,
+)
 from directory.text import markdown_to_html
 from news.filters import NewsFilter
 from news.models import NewsItem
@@ -12,12 +19,6 @@ from news.models import NewsItem
 router = Router(tags=["news"])
 
 PER_PAGE = 20
-
-
-class NamedPageOut(Schema):
-    slug: str
-    name: str
-    url: str
 
 
 class NewsSummaryOut(Schema):
@@ -38,14 +39,6 @@ class NewsOut(NewsSummaryOut):
 
 class NewsPage(PageOut[NewsSummaryOut]):
     pass
-
-
-def page_link(obj, name: str, request: HttpRequest) -> dict:
-    return {
-        "slug": obj.slug,
-        "name": name,
-        "url": request.build_absolute_uri(obj.get_absolute_url()),
-    }
 
 
 def news_summary(item: NewsItem, request: HttpRequest) -> dict:

@@ -19,7 +19,8 @@ FEED_ITEMS = 20
 
 class NewsFeed(Feed):
     """`/news/feed/?person=hang-zhu` follows the news about one member, as the publications
-    feed follows their papers; a value the news page would ignore is a 400.
+    feed follows their papers, and `?group=` a research group's news (its page's News); a value
+    the news page would ignore is a 400.
 
     A news item is dated the first day its date stands for: "Jul 2026" is 1 July 2026.
     """
@@ -33,9 +34,14 @@ class NewsFeed(Feed):
         return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
 
     def title(self, selection):
-        cleaned = selection.filterset.form.cleaned_data
-        names = dict(selection.filterset.filters["person"].extra["choices"])
-        about = [names[cleaned["person"]]] if cleaned.get("person") else []
+        form = selection.filterset.form
+        cleaned = form.cleaned_data
+        # Named as the page's controls name them (the group's choices are read when checked).
+        about = [
+            dict(form.fields[name].choices)[cleaned[name]]
+            for name in ("person", "group")
+            if cleaned.get(name)
+        ]
         about += [str(cleaned["year"])] if cleaned.get("year") else []
         return f"{selection.lab_name}: news" + (f" ({', '.join(about)})" if about else "")
 

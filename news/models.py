@@ -33,12 +33,14 @@ class NewsItemQuerySet(PublishableQuerySet):
 
     def of_group(self, group):
         """The items about the group itself, or about one of its members while they were a
-        member (by year, as for the group's papers: people.models.covers_year)."""
+        member (by year, as for the group's papers: people.models.covers_year). `group` is a
+        ResearchGroup, or a queryset of them (the news filter's: any of them)."""
+        groups = [group] if isinstance(group, ResearchGroup) else group
         about_members = NewsItem.people.through.objects.filter(
-            models.Q(person__memberships__group=group)
+            models.Q(person__memberships__group__in=groups)
             & covers_year(year_of("newsitem__date"), prefix="person__memberships__")
         )
-        tagged = NewsItem.groups.through.objects.filter(researchgroup=group)
+        tagged = NewsItem.groups.through.objects.filter(researchgroup__in=groups)
         return self.filter(
             models.Q(pk__in=about_members.values("newsitem"))
             | models.Q(pk__in=tagged.values("newsitem"))

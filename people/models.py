@@ -608,6 +608,22 @@ class MembershipQuerySet(models.QuerySet):
     def former(self):
         return self.filter(end__isnull=False)
 
+    def listed(self):
+        """The current memberships of published people, as a group's page and the API list
+        them: by role in Membership.Role's order (leaders first), then by name."""
+        role_order = models.Case(
+            *[
+                models.When(role=role, then=models.Value(number))
+                for number, role in enumerate(Membership.Role.values)
+            ],
+            output_field=models.IntegerField(),
+        )
+        return (
+            self.current()
+            .filter(person__is_published=True)
+            .order_by(role_order, "person__name", "person__slug")
+        )
+
 
 class Membership(ValidatedModel):
     """A person's place in a research group: their role there and when, as precise as known.

@@ -1,7 +1,8 @@
 """schema.org JSON-LD for a profile (Person), and for a person named elsewhere (an author)."""
 
+from directory.identifiers import orcid_url
 from directory.structured_data import described
-from people.models import Person
+from people.models import ExternalPerson, Person
 
 
 def profile(person: Person, *, request) -> dict:
@@ -23,20 +24,32 @@ def profile(person: Person, *, request) -> dict:
     links = [link.url for link in person.links.all()]
     if person.orcid:
         # The ORCID record is the person's identity across sites: first among their pages.
-        data["identifier"] = {
-            "@type": "PropertyValue",
-            "propertyID": "ORCID",
-            "value": person.orcid,
-        }
+        data["identifier"] = orcid_identity(person.orcid)["identifier"]
         links = [person.orcid_url, *(url for url in links if url != person.orcid_url)]
     if links:
         data["sameAs"] = links
     return data
 
 
-def person_reference(name: str, person: Person | None, *, request) -> dict:
-    """A person as another page names them: linked to their profile when it is public."""
+def orcid_identity(orcid: str) -> dict:
+    """An ORCID iD as schema.org names it: the identifier, and the record as the same person."""
+    return {
+        "identifier": {"@type": "PropertyValue", "propertyID": "ORCID", "value": orcid},
+        "sameAs": orcid_url(orcid),
+    }
+
+
+def person_reference(
+    name: str, person: Person | None, *, request, external: ExternalPerson | None = None
+) -> dict:
+    """A person as another page names them: linked to their profile when it is public, with
+    the ORCID iD of the public member or of the external person's record, so a harvester can
+    tell them from namesakes. A draft profile is only a name."""
     author = {"@type": "Person", "name": name}
-    if person is not None and person.is_published:
-        author["url"] = request.build_absolute_uri(person.get_absolute_url())
+    member = person if person is not None and person.is_published else None
+    if member is not None:
+        author["url"] = request.build_absolute_uri(member.get_absolute_url())
+    identified = member or external
+    if identified is not None and identified.orcid:
+        author.update(orcid_identity(identified.orcid))
     return author

@@ -4,8 +4,6 @@ filters and facet counts (publications/filters.py), and each paper and venue by 
 from django.db.models import Count, Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
-from django.utils.http import urlencode
 from ninja import Field, Query, Router, Schema
 
 from directory.api import (
@@ -13,6 +11,7 @@ from directory.api import (
     PageOut,
     PageQuery,
     WebLinkOut,
+    api_list,
     filter_parameters,
     filtered_page,
     links_data,
@@ -40,6 +39,10 @@ class AuthorOut(Schema):
     name: str = Field(description="The name as printed in the paper.")
     person: str | None = Field(description="The lab member's slug, when the author is one.")
     url: str | None = Field(description="The member's profile.")
+    orcid: str | None = Field(
+        description="The ORCID iD of the member, or of the person outside the lab the author row "
+        'is linked to, e.g. "0000-0002-1825-0097".'
+    )
     equal_contribution: bool
 
 
@@ -115,13 +118,16 @@ def publication_summary(publication: Publication, request: HttpRequest) -> dict:
 
 
 def author_data(authorship, request: HttpRequest) -> dict:
-    """A draft profile is not linked: its author is a name like any other."""
+    """A draft profile is not linked: its author is a name like any other. Reads only what
+    Publication.objects.for_listing() selects with each author row."""
     person = authorship.person
     member = person if person is not None and person.is_published else None
+    identified = member or authorship.external
     return {
         "name": authorship.name,
         "person": member.slug if member else None,
         "url": request.build_absolute_uri(member.get_absolute_url()) if member else None,
+        "orcid": (identified.orcid or None) if identified else None,
         "equal_contribution": authorship.equal_contribution,
     }
 
@@ -191,9 +197,7 @@ def venue_data(venue: Venue, request: HttpRequest) -> dict:
         "name": venue.display_name,
         "kind": venue.kind,
         "publication_count": venue.publication_count,
-        "publications": request.build_absolute_uri(
-            reverse("api:list_publications") + "?" + urlencode({"venue": venue.short_name})
-        ),
+        "publications": api_list("api:list_publications", request, venue=venue.short_name),
     }
 
 

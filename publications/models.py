@@ -123,6 +123,10 @@ AUTHOR_LINE_FIELDS = [
     "person__name",
     "person__slug",
     "person__is_published",
+    # The API names each author's ORCID iD, a member's or an external person's.
+    "person__orcid",
+    "external",
+    "external__orcid",
 ]
 
 
@@ -233,7 +237,7 @@ class PublicationQuerySet(PublishableQuerySet):
             models.Prefetch(
                 "authorships",
                 # Only what an author line needs of a member: a list shows hundreds of authors.
-                queryset=Authorship.objects.select_related("person")
+                queryset=Authorship.objects.select_related("person", "external")
                 .only(*AUTHOR_LINE_FIELDS)
                 .order_by("position"),
             ),

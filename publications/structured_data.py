@@ -13,7 +13,9 @@ def scholarly_article(publication: Publication, *, request) -> dict:
         "headline": publication.title,
         "name": publication.title,
         "author": [
-            person_reference(authorship.name, authorship.person, request=request)
+            person_reference(
+                authorship.name, authorship.person, external=authorship.external, request=request
+            )
             for authorship in publication.authorships.all()
         ],
     }

@@ -142,3 +142,50 @@ def build_department(*, groups: int, people: int, papers: int) -> dict:
         if n >= groups
     )
     return {"groups": group_rows, "people": person_rows, "papers": paper_rows, "areas": area_rows}
+
+
+def add_groups_to_seed() -> None:
+    """Research groups and areas over the four seeded profiles (which have none), with drafts
+    beside them, and ORCID iDs on a member and on an external advisor who is also a co-author:
+
+    - Machine Learning Systems: Hao Zhang leads it, Zerui Wang is a PhD student since Sep
+      2023, Haoran Zhang was one from 2019 to 2024 (an alumnus of it), and a draft profile is
+      a member; it works in "Machine learning systems" and in a draft area.
+    - Networked Systems: Hang Zhu leads it, Haoran Zhang is a researcher in it since 2025.
+    - Hidden Group, a draft, with Zerui Wang as a visitor.
+    """
+    people = {person.slug: person for person in Person.objects.all()}
+    people["hidden-member"] = Person.objects.create(
+        name="Hidden Member", slug="hidden-member", is_published=False
+    )
+    ml_area = make_area(name="Machine learning systems", slug="ml-systems-area")
+    networks = make_area(name="Networks", slug="networks")
+    hidden_area = make_area(name="Hidden Area", slug="hidden-area", is_published=False)
+    ml_systems = make_research_group(
+        name="Machine Learning Systems",
+        slug="ml-systems",
+        short_description="Systems for training and serving large models.",
+        description="We build *systems* for machine learning.",
+        position=1,
+    )
+    networked = make_research_group(name="Networked Systems", slug="networked-systems", position=2)
+    hidden = make_research_group(name="Hidden Group", slug="hidden-group", is_published=False)
+    ml_systems.areas.add(ml_area, hidden_area)
+    networked.areas.add(networks)
+    hidden.areas.add(ml_area)
+    for group, slug, role, start, end in [
+        (ml_systems, "hao-zhang", Membership.Role.LEADER, "2015", None),
+        (ml_systems, "zerui-wang", Membership.Role.PHD_STUDENT, "2023-09", None),
+        (ml_systems, "haoran-zhang", Membership.Role.PHD_STUDENT, "2019", "2024"),
+        (ml_systems, "hidden-member", Membership.Role.POSTDOC, "2024", None),
+        (networked, "hang-zhu", Membership.Role.LEADER, "2020", None),
+        (networked, "haoran-zhang", Membership.Role.RESEARCHER, "2025", None),
+        (hidden, "zerui-wang", Membership.Role.VISITOR, None, None),
+    ]:
+        make_membership(people[slug], group, role=role, start=start, end=end)
+    people["zerui-wang"].research_areas.add(ml_area, hidden_area)
+    people["hao-zhang"].research_areas.add(ml_area)
+    people["hidden-member"].research_areas.add(ml_area)
+    people["hang-zhu"].research_areas.add(networks)
+    Person.objects.filter(slug="hang-zhu").update(orcid="0000-0002-1825-0097")
+    ExternalPerson.objects.filter(slug="xin-jin").update(orcid="0000-0001-5109-3700")

@@ -149,6 +149,10 @@ class SeededApiTests(SeededTestCase):
             "/api/venues/{short_name}/",
             "/api/news/",
             "/api/news/{slug}/",
+            "/api/groups/",
+            "/api/groups/{slug}/",
+            "/api/areas/",
+            "/api/areas/{slug}/",
         }
         parameters = {
             parameter["name"]: parameter["schema"]

@@ -1,7 +1,7 @@
 """schemathesis, a tool we did not write, fuzzes every endpoint and parameter of the API from
-its own OpenAPI schema, over the seeded site: no answer is a 5xx, every answer (errors too)
-matches the schema and its documented statuses, invalid input is refused with a 4xx and valid
-input accepted. Bounded for CI: a fixed seed (derandomize) and a limited number of examples.
+its own OpenAPI schema, over the seeded site with research groups and areas added: no answer is
+a 5xx, every answer (errors too) matches the schema and its documented statuses, invalid input
+is refused with a 4xx and valid input accepted. Bounded for CI: a fixed seed (derandomize) and a limited number of examples.
 
 Each operation is driven through its hypothesis strategy inside a test: schemathesis' own
 pytest loader cannot run under pytest 9.2 yet. The requests go through the site's real WSGI
@@ -19,6 +19,7 @@ from schemathesis import GenerationMode
 from config.api import api
 from config.wsgi import application
 from tests.cases import SeededTestCase, parametrize
+from tests.department import add_groups_to_seed
 
 # Every operation the API declares, read without the database (the choices come later).
 OPERATIONS = [
@@ -32,10 +33,19 @@ DETAILS = {
     "/api/publications/{slug}/": ("/api/publications/", "slug"),
     "/api/news/{slug}/": ("/api/news/", "slug"),
     "/api/venues/{short_name}/": ("/api/venues/", "short_name"),
+    "/api/groups/{slug}/": ("/api/groups/", "slug"),
+    "/api/areas/{slug}/": ("/api/areas/", "slug"),
 }
 
 
 class SchemaFuzzingTests(SeededTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        """Research groups and areas (the seed has none), drafts among them: their slugs are
+        the group and area filters' choices in the schema."""
+        super().setUpTestData()
+        add_groups_to_seed()
+
     @classmethod
     def setUpClass(cls):
         # The end of a request closes a database connection that is inside a transaction, as
@@ -50,7 +60,7 @@ class SchemaFuzzingTests(SeededTestCase):
         cls.api_schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 
     def test_the_fuzzer_covers_every_operation(self):
-        assert len(OPERATIONS) == 8
+        assert len(OPERATIONS) == 12
         assert {path for _method, path in OPERATIONS if "{" in path} == set(DETAILS)
 
     @parametrize("method, path", OPERATIONS)
@@ -87,4 +97,4 @@ class SchemaFuzzingTests(SeededTestCase):
                 case = self.api_schema[path]["GET"].Case(path_parameters={key: row[key]})
                 assert case.call_and_validate().status_code == 200
                 checked += 1
-        assert checked == 4 + 29 + 5 + 15
+        assert checked == 4 + 29 + 5 + 15 + 2 + 2

@@ -1,5 +1,6 @@
 """Open data in a real browser: the API's docs under the site's Content-Security-Policy, the
-printable CV, and the embed snippet on a plain page of another origin."""
+printable CV, and the embed snippet (a member's, and the one a group's page gives staff) on a
+plain page of another origin."""
 
 import json
 import re
@@ -12,7 +13,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.conftest import VIEWPORTS
+from tests.browser.conftest import VIEWPORTS, signed_in_page
+from tests.browser.test_department import ADD_GROUP, REMOVE_GROUP, shell
 
 BLOCKING_IMPACTS = {"serious", "critical"}
 # What a host page might look like: its own font, nothing of the lab's.
@@ -94,7 +96,7 @@ def test_the_api_docs_work_under_the_sites_csp_and_try_a_request(page):
     # Swagger UI is 1.5 MB of script: more time than a page of the site needs.
     response = page.goto("/api/docs/", wait_until="domcontentloaded", timeout=30_000)
     assert "script-src 'self'" in response.headers["content-security-policy"]
-    expect(page.locator(".opblock")).to_have_count(8, timeout=30_000)
+    expect(page.locator(".opblock")).to_have_count(12, timeout=30_000)
     operation = page.locator("#operations-people-list_people")
     operation.locator(".opblock-summary-control").click()
     operation.get_by_role("button", name="Try it out").click()
@@ -120,18 +122,19 @@ def test_the_printable_cv_is_accessible_and_links_its_pdf(page, site_url):
 
 @pytest.fixture
 def serve_host_page(tmp_path, site_url):
-    """Serves a plain page holding the snippet from another origin (another port) with the
-    CSP `HOST_CSP` allowing API calls to `connect`; gives its address."""
-    snippet = (
+    """Serves a plain page holding the snippet (one member's, unless given) from another
+    origin (another port) with the CSP `HOST_CSP` allowing API calls to `connect`; gives its
+    address."""
+    member_snippet = (
         '<div data-lab-publications="author=hang-zhu">'
         f'<a href="{site_url}/publications/?author=hang-zhu">Hang Zhu’s publications</a></div>\n'
         f'<script src="{site_url}/static/js/embed.js" async></script>'
     )
-    (tmp_path / "index.html").write_text(HOST_PAGE.format(snippet=snippet))
     (tmp_path / "host.css").write_text(HOST_CSS)
     servers = []
 
-    def serve(*, connect: str) -> str:
+    def serve(*, connect: str, snippet: str = member_snippet) -> str:
+        (tmp_path / "index.html").write_text(HOST_PAGE.format(snippet=snippet))
         csp = HOST_CSP.format(site=site_url, connect=connect)
         handler = partial(HostPageHandler, directory=str(tmp_path), csp=csp)
         server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -185,3 +188,42 @@ def test_a_host_that_forbids_calls_to_the_lab_keeps_the_link_in_place(page, serv
     expect(host.get_by_role("link", name="Hang Zhu’s publications")).to_be_visible()
     expect(host.locator(".publication")).to_have_count(0)
     assert any("Content Security Policy" in problem for problem in page.problems), page.problems
+
+
+@pytest.fixture
+def research_group(server_environment):
+    """The served site's research group for this test (the seed has none), removed after."""
+    shell(server_environment, ADD_GROUP)
+    yield "ml-systems"
+    shell(server_environment, REMOVE_GROUP)
+
+
+def test_the_snippet_staff_copy_from_a_group_page_lists_its_papers_on_another_site(
+    browser, page, serve_host_page, site_url, research_group
+):
+    """The snippet as a staff member reads it on the group's page, pasted into a plain page:
+    the group's papers, as the API lists them with the group's filter, newest 20."""
+    staff = signed_in_page(browser, site_url)
+    try:
+        staff.goto(f"/groups/{research_group}/")
+        details = staff.locator("details.embed-snippet")
+        details.locator("summary").click()
+        snippet = details.locator("pre code").inner_text()
+    finally:
+        staff.context.close()
+    assert f'data-lab-publications="group={research_group}"' in snippet
+
+    query = f"group={research_group}"
+    with urllib.request.urlopen(f"{site_url}/api/publications/?{query}") as answer:
+        data = json.load(answer)
+    expected = [paper["title"] for paper in data["results"]][:20]
+    assert expected
+
+    page.goto(serve_host_page(connect=site_url, snippet=snippet))
+    host = page.locator("[data-lab-publications]")
+    expect(host.locator(".publication")).to_have_count(len(expected))
+    assert host.locator(".publication__title").all_inner_texts() == expected
+    expect(host.locator("a.member", has_text="Zerui Wang").first).to_be_visible()
+    if data["count"] > len(expected):
+        expect(host.get_by_role("link", name=f"All {data['count']} publications")).to_be_visible()
+    assert page.problems == []
