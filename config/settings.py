@@ -246,6 +246,10 @@ SITE_CACHE_TIMEOUT = env_int("SITE_CACHE_TIMEOUT", 24 * 3600)
 # Pages each app server process also keeps in its own memory, most recently used (about
 # 200 KB each), so that a cache hit costs no file or network read.
 SITE_CACHE_LOCAL_PAGES = env_int("SITE_CACHE_LOCAL_PAGES", 100)
+# Publication list entries (about 5 KB each as UTF-8, more with a long abstract), and apart as
+# many BibTeX entries, each process keeps rendered: a page rendered anew renders only the
+# entries no list has shown since the last change (directory.site_cache.cached_each).
+SITE_CACHE_LOCAL_ENTRIES = env_int("SITE_CACHE_LOCAL_ENTRIES", 5_000)
 SITE_CACHE_EXCLUDED_PATHS = ["/admin/", "/healthz", os.environ.get("MEDIA_URL", "/media/")]
 # Rows no public page shows: saving them (a login, a session, a queued task) keeps the stamp.
 SITE_CACHE_IGNORED_MODELS = [

@@ -30,6 +30,7 @@ from news.models import NewsItem
 from people.filters import search_groups, search_people
 from people.models import Membership, Person, ResearchArea, ResearchGroup
 from publications import exports
+from publications.entries import listed
 from publications.filters import search_publications
 from publications.models import Publication
 from publications.views import listing_context
@@ -52,9 +53,8 @@ SEARCH_SHOWN = 10
 
 def home(request):
     publications = Publication.objects.published().for_listing()
-    featured = list(publications.filter(is_featured=True)[:HOME_PUBLICATIONS])
-    recent = list(publications.filter(is_featured=False)[:HOME_PUBLICATIONS])
-    exports.with_citations([*featured, *recent])
+    featured = listed(publications.filter(is_featured=True)[:HOME_PUBLICATIONS])
+    recent = listed(publications.filter(is_featured=False)[:HOME_PUBLICATIONS])
     return render(
         request,
         "home.html",
@@ -75,18 +75,19 @@ def profile(request, slug):
     person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
     publications = Publication.objects.published().authored_by(person)
     # Aggregates over every paper of the person (thousands for a prolific member of a
-    # department), and the selection, which sorts all of them to find the first few: kept,
-    # with the selection's "Cite" blocks, until the next change.
-    per_year, coauthors, selected = cached(
+    # department), and the selection, which sorts all of them to find the first few: kept
+    # until the next change (the selection's entries are kept by publications.entries).
+    per_year, coauthors, external_coauthors, selected = cached(
         "profile-aggregates",
         person.pk,
         lambda: (
             publications.count_per_year(),
             list(publications.coauthors_of(person)),
-            exports.with_citations(
-                publications.for_listing().order_by(
-                    "-is_featured", F("year").desc(nulls_last=True), "title"
-                )[:PROFILE_SELECTED]
+            list(publications.external_coauthors()[:PROFILE_COLLABORATORS]),
+            listed(
+                publications.order_by("-is_featured", F("year").desc(nulls_last=True), "title")[
+                    :PROFILE_SELECTED
+                ]
             ),
         ),
     )
@@ -104,7 +105,7 @@ def profile(request, slug):
                 link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
             ),
             "coauthors": coauthors,
-            "external_coauthors": publications.external_coauthors()[:PROFILE_COLLABORATORS],
+            "external_coauthors": external_coauthors,
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
         },
     )
@@ -206,7 +207,7 @@ def area(request, slug):
             "area": area,
             "people": Person.objects.published().in_areas(area).for_directory(),
             "groups": ResearchGroup.objects.published().filter(areas=area),
-            "publications": exports.with_citations(publications.for_listing()[:AREA_PUBLICATIONS]),
+            "publications": listed(publications[:AREA_PUBLICATIONS]),
             "publication_count": sum(per_year.values()),
             "all_publications_url": all_of_them,
             "chart": year_chart(
@@ -224,13 +225,12 @@ def publication(request, slug):
     )
     members = publication.published_members
     # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
-    # kept, with their "Cite" blocks, until the next change.
+    # kept until the next change (their entries are kept by publications.entries).
     related = cached(
         "related-publications",
         publication.pk,
-        lambda: exports.with_citations(
+        lambda: listed(
             Publication.objects.published()
-            .for_listing()
             .authored_by(members)
             .exclude(pk=publication.pk)[:RELATED_PUBLICATIONS]
         ),

@@ -25,7 +25,8 @@ import pickle
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar, cast
 from urllib.parse import urlencode
@@ -38,6 +39,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 STAMP_KEY = "site-stamp"
 PAGE_KEY = "site-page"
@@ -45,8 +47,24 @@ PAGE_KEY = "site-page"
 CACHE_HEADER = "X-Site-Cache"
 
 
+# The stamp as it was when the request being served began (SiteCacheMiddleware sets it).
+_request_stamp: ContextVar[str | None] = ContextVar("site_request_stamp", default=None)
+
+
 def current_stamp() -> str:
-    """The change stamp: one cache read. A missing one (a new or emptied cache) is made."""
+    """The change stamp: the one read when the request being served began, else one cache
+    read. A missing one (a new or emptied cache) is made. "" when the cache keeps nothing
+    (dummy://): then nothing may be kept under it.
+
+    One stamp per request, read before any row: whatever the request computes is from rows at
+    least as new as its stamp, so nothing is kept under a stamp newer than its rows (a save that
+    commits while a page is being rendered moves the stamp past what that page keeps)."""
+    if (stamp := _request_stamp.get()) is not None:
+        return stamp
+    return _shared_stamp()
+
+
+def _shared_stamp() -> str:
     stamp = cache.get(STAMP_KEY)
     if stamp is None:
         cache.add(STAMP_KEY, secrets.token_hex(8), timeout=None)
@@ -106,6 +124,84 @@ def cached(name: str, parts: object, compute: Callable[[], T]) -> T:
     return cast(T, cache.get_or_set(key, compute, settings.SITE_CACHE_TIMEOUT))
 
 
+class LocalCopies:
+    """The most recently used values of one process, at most `settings.<size_setting>` of them.
+
+    For what is read on every request and costs more to fetch from the shared cache (a file
+    read, a network round trip and unpickling) than to keep: whole pages, a list's entries.
+    The copies are those of one change stamp: when a request brings a new one (a save on this
+    or another app server), they are all dropped, so a copy is valid exactly as long as one
+    in the shared cache would be.
+    """
+
+    def __init__(self, size_setting: str):
+        self.size_setting = size_setting
+        self.values: OrderedDict[str, object] = OrderedDict()
+        self.stamp = ""
+        self.lock = threading.Lock()
+
+    def get_many(self, keys: list[str], *, stamp: str) -> dict[str, object]:
+        with self.lock:
+            self._drop_older_than(stamp)
+            found = {key: self.values[key] for key in keys if key in self.values}
+            for key in found:
+                self.values.move_to_end(key)
+        return found
+
+    def set_many(self, values: Mapping[str, object], *, stamp: str) -> None:
+        with self.lock:
+            self._drop_older_than(stamp)
+            self.values.update(values)
+            for key in values:
+                self.values.move_to_end(key)
+            size = getattr(settings, self.size_setting)
+            while len(self.values) > size:
+                self.values.popitem(last=False)
+
+    def _drop_older_than(self, stamp: str) -> None:
+        if stamp != self.stamp:
+            self.values.clear()
+            self.stamp = stamp
+
+
+# One store per kind of value kept by cached_each, so that a large export's BibTeX entries do
+# not push the list entries out.
+_kept: dict[str, LocalCopies] = {}
+
+
+def cached_each(
+    name: str, *, parts: object, ids: Iterable[K], render: Callable[[list[K]], dict[K, str]]
+) -> dict[K, str]:
+    """`render(ids)`, each id's value kept in this process's memory until the next change: the
+    entries of a list (a paper's <li> with its citation) or of an export (its BibTeX), which
+    every list or export showing the paper shares, so that a page rendered anew renders only
+    the entries no list has shown since the last change. `render` is given the ids not kept,
+    once, and may leave out an id whose row is gone; the answer is in the order of `ids`.
+    `parts` names what else a value depends on (the site's address). Kept with SITE_CACHE=0
+    too, as `cached` values are; never with DEBUG on, so that a template edited under
+    runserver shows at once.
+
+    In each process's memory rather than the shared cache: 50 reads from a file cache cost
+    more than the page they would spare, and the file cache lists its folder on every write.
+    Kept as UTF-8 (a str with one curly quote takes two bytes per character).
+    """
+    ids = list(dict.fromkeys(ids))
+    stamp = current_stamp()
+    if settings.DEBUG or not stamp or _bump_pending():
+        rendered = render(ids)
+        return {id: rendered[id] for id in ids if id in rendered}
+    store = _kept.get(name) or _kept.setdefault(name, LocalCopies("SITE_CACHE_LOCAL_ENTRIES"))
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+    keys = {id: f"{name}:{release()}:{digest}:{id}" for id in ids}
+    kept = store.get_many(list(keys.values()), stamp=stamp)
+    found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
+    if missing := [id for id in ids if id not in found]:
+        rendered = render(missing)
+        store.set_many({keys[id]: value.encode() for id, value in rendered.items()}, stamp=stamp)
+        found.update(rendered)
+    return {id: found[id] for id in ids if id in found}
+
+
 @functools.cache
 def release() -> str:
     """The code's version, so a deploy never serves a page rendered by the templates before it:
@@ -144,10 +240,16 @@ class SiteCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         # The most recently used pages, pickled, in this process (see cached_page).
-        self.local: OrderedDict[str, bytes] = OrderedDict()
-        self.local_lock = threading.Lock()
+        self.local = LocalCopies("SITE_CACHE_LOCAL_PAGES")
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = _request_stamp.set(_shared_stamp())
+        try:
+            return self.respond(request)
+        finally:
+            _request_stamp.reset(token)
+
+    def respond(self, request: HttpRequest) -> HttpResponse:
         if not self.is_public(request):
             response = self.get_response(request)
             if settings.SESSION_COOKIE_NAME in request.COOKIES:
@@ -161,7 +263,7 @@ class SiteCacheMiddleware:
         if validator in _etags(request.headers.get("If-None-Match", "")):
             return self.not_modified(validator)
         key = page_key(request, stamp) if request.method == "GET" else None
-        if key is not None and (cached := self.cached_page(key)) is not None:
+        if key is not None and (cached := self.cached_page(key, stamp)) is not None:
             cached[CACHE_HEADER] = "hit"
             return cached
         response = self.get_response(request)
@@ -174,34 +276,25 @@ class SiteCacheMiddleware:
                 patch_cache_control(response, public=True, no_cache=True)
             if key is not None:
                 cache.set(key, response, settings.SITE_CACHE_TIMEOUT)
-                self.keep_local(key, pickle.dumps(response, pickle.HIGHEST_PROTOCOL))
+                self.local.set_many(
+                    {key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp
+                )
                 response[CACHE_HEADER] = "miss"
         return response
 
-    def cached_page(self, key: str) -> HttpResponse | None:
+    def cached_page(self, key: str, stamp: str) -> HttpResponse | None:
         """From this process's own copies first, then from the shared cache.
 
         A page of 50 papers with their Cite blocks weighs 200 KB: reading it from a file cache
         (or Redis) and decompressing it costs more than whitenoise's whole answer for a static
-        file. The key holds the shared stamp, so a local copy is valid exactly as long as the
-        shared one: after a change no request asks for it again, and it ages out.
+        file.
         """
-        with self.local_lock:
-            data = self.local.get(key)
-            if data is not None:
-                self.local.move_to_end(key)
-        if data is not None:
-            return pickle.loads(data)
+        if (data := self.local.get_many([key], stamp=stamp).get(key)) is not None:
+            return pickle.loads(cast(bytes, data))
         response = cache.get(key)
         if response is not None:
-            self.keep_local(key, pickle.dumps(response, pickle.HIGHEST_PROTOCOL))
+            self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
         return response
-
-    def keep_local(self, key: str, data: bytes) -> None:
-        with self.local_lock:
-            self.local[key] = data
-            while len(self.local) > settings.SITE_CACHE_LOCAL_PAGES:
-                self.local.popitem(last=False)
 
     @staticmethod
     def is_public(request: HttpRequest) -> bool:

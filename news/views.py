@@ -3,7 +3,7 @@ from django.shortcuts import get_object_or_404, render
 from directory.pagination import paginate
 from news.filters import NewsFilter
 from news.models import NewsItem
-from publications import exports
+from publications.entries import listed
 from publications.filters import filters_query
 
 PER_PAGE = 20
@@ -27,5 +27,5 @@ def index(request):
 def detail(request, slug):
     queryset = NewsItem.objects.visible_to(request.user).for_listing()
     item = get_object_or_404(queryset, slug=slug)
-    publications = exports.with_citations(item.publications.published().for_listing())
+    publications = listed(item.publications.published())
     return render(request, "news/news_detail.html", {"item": item, "publications": publications})

@@ -10,6 +10,7 @@ from directory.charts import year_chart
 from directory.pagination import paginate
 from directory.site_cache import cached
 from publications import exports
+from publications.entries import listed
 from publications.filters import (
     PublicationFilter,
     active_filters,
@@ -57,7 +58,7 @@ def listing_context(
         ),
     )
     page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
-    page.object_list = exports.with_citations(page.object_list)
+    page.object_list = listed(page.object_list)
     return {
         "filterset": filterset,
         "page": page,
@@ -96,17 +97,17 @@ def export(request, format):
         return plain_text(
             f"More than {EXPORT_MAX_ROWS} publications match: narrow the filters.", status=400
         )
-    publications = list(filterset.qs)
     base_url = request.build_absolute_uri("/").removesuffix("/")
     match format:
         case "bib":
-            content = exports.bibtex(publications)
+            # Each paper's entry is kept once written: only the ids are read when all are.
+            content = exports.bibtex(filterset.qs)
         case "ris":
-            content = exports.ris(publications, base_url=base_url)
+            content = exports.ris(list(filterset.qs), base_url=base_url)
         case "json":
-            content = exports.csl_json(publications, base_url=base_url)
+            content = exports.csl_json(list(filterset.qs), base_url=base_url)
         case "csv":
-            content = exports.csv_table(publications, base_url=base_url)
+            content = exports.csv_table(list(filterset.qs), base_url=base_url)
         case _:
             raise Http404("No such export format.")
     return download(content, format=format, filename=f"publications.{format}")
@@ -131,6 +132,7 @@ def embed(request):
     if ignored := filterset.ignored_values():
         return plain_text("\n".join(ignored), status=400)
     page = paginate(request, filterset.qs, per_page=PER_PAGE)
+    page.object_list = listed(page.object_list)
     html = render_to_string(
         "publications/embed.html",
         {"page": page, "filters_query": filters_query(filterset)},

@@ -32,22 +32,23 @@ def department(request, django_db_setup, django_db_blocker):
         # lab (with whether groups exist), groups with member counts, their leaders, areas.
         ("/groups/", 4),
         # lab, group with its areas (2), members by role with their links (2), alumni with
-        # their links (2); the listing: choices of venue, member and area, count, page rows
-        # with authors, awards and links (citation keys are stored on them), five aggregates (venue,
-        # type, member, area, the years and their chart), the award count; news with their
-        # people (2).
-        ("/groups/group-1/", 23),
-        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 23),
+        # their links (2); the listing: choices of venue, member and area, count, the page's
+        # ids, its entries' rows with authors, awards and links (citation keys are stored on
+        # them), five aggregates (venue, type, member, area, the years and their chart), the
+        # award count; news with their people (2).
+        ("/groups/group-1/", 24),
+        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 24),
         # lab, role, group and area choices, people, their links, a count per group and area.
         ("/people/", 8),
         ("/people/?group=group-1&area=area-2&role=phd-students", 8),
-        # lab, venue, member, group and area choices, count, rows with authors, awards, links,
-        # six aggregates (venue, type, member, group, area, years), awards.
-        ("/publications/", 17),
-        ("/publications/?group=group-0&group=group-2&area=area-1&venue=V2", 17),
-        # lab, area, people with their links, groups, papers with authors, awards and links,
-        # their count per year (the chart and the total).
-        ("/areas/area-0/", 10),
+        # lab, venue, member, group and area choices, count, the page's ids, its entries' rows
+        # with authors, awards, links, six aggregates (venue, type, member, group, area,
+        # years), awards.
+        ("/publications/", 18),
+        ("/publications/?group=group-0&group=group-2&area=area-1&venue=V2", 18),
+        # lab, area, people with their links, groups, papers' ids, their entries' rows with
+        # authors, awards and links, their count per year (the chart and the total).
+        ("/areas/area-0/", 11),
     ],
 )
 def test_department_pages_run_a_fixed_number_of_queries(client, department, url, queries):
@@ -57,9 +58,9 @@ def test_department_pages_run_a_fixed_number_of_queries(client, department, url,
 def test_a_profile_with_advisors_students_and_groups_runs_a_fixed_number_of_queries(
     client, department
 ):
-    """As for any profile (tests/people/test_people_rows.py): its prefetches and lists."""
+    """As for any profile (tests/people/test_people_pages.py): its prefetches and lists."""
     leader = department["people"][0]
-    assert count_queries(client, leader.get_absolute_url()) == 21
+    assert count_queries(client, leader.get_absolute_url()) == 22
 
 
 def test_the_group_facet_counts_each_groups_papers(client, department):

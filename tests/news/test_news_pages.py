@@ -94,9 +94,9 @@ class NewsQueryCountTests(TestCase):
         assert count_queries(self.client, "/news/") == 7
 
     def test_news_page_runs_a_fixed_number_of_queries(self):
-        """The item with its people, its publications with their prefetches, the lab. (The
-        citation keys are stored on the rows.)"""
-        assert count_queries(self.client, self.item.get_absolute_url()) == 7
+        """The item with its people, its publications (their ids, then their entries' rows with
+        their prefetches), the lab. (The citation keys are stored on the rows.)"""
+        assert count_queries(self.client, self.item.get_absolute_url()) == 8
 
 
 class NewsQueryCountAtManyRowsTests(NewsQueryCountTests):
