@@ -41,6 +41,7 @@ urlpatterns = [
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("search/", views.search, name="search"),
     path("robots.txt", views.robots_txt, name="robots-txt"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", views.healthz, name="healthz"),
     path(
         "people/",

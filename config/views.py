@@ -12,9 +12,10 @@ from itertools import groupby
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection
 from django.db.models import F, Prefetch, QuerySet
-from django.http import HttpResponse, JsonResponse, QueryDict
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.cache import cache_control, never_cache
@@ -311,6 +312,14 @@ def search(request):
         "search.html",
         {"query": words, "problem": problem, "groups": groups, "shown": SEARCH_SHOWN},
     )
+
+
+@require_safe
+@cache_control(public=True, max_age=24 * 3600)
+def favicon(request):
+    """/favicon.ico, which browsers, feed readers and crawlers ask for whatever the page's
+    <link rel="icon"> says: the site's icon, not a 404 page rendered (and logged) each time."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 
 
 @require_safe

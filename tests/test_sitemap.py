@@ -1,8 +1,11 @@
 """/sitemap.xml lists every public page and nothing hidden; /robots.txt points to it."""
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 
 from tests.factories import make_news, make_person, make_publication
 
@@ -62,3 +65,12 @@ def test_robots_txt_allows_pages_keeps_out_the_admin_and_names_the_sitemap(clien
     assert "Disallow: /publications/export." in lines
     assert "Disallow: /" not in lines
     assert "Sitemap: http://testserver/sitemap.xml" in lines
+
+
+def test_favicon_ico_leads_to_the_sites_icon(client):
+    """Asked for by browsers and crawlers whatever the pages' <link rel="icon"> says."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert "max-age=86400" in response["Cache-Control"]
+    assert response["Location"] == static("img/favicon.svg")
+    assert "<svg" in Path(finders.find("img/favicon.svg")).read_text()
