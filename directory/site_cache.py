@@ -187,17 +187,17 @@ def cached_each(
     """
     ids = list(dict.fromkeys(ids))
     stamp = current_stamp()
-    if settings.DEBUG or not stamp or _bump_pending():
-        rendered = render(ids)
-        return {id: rendered[id] for id in ids if id in rendered}
+    keep = bool(stamp) and not settings.DEBUG and not _bump_pending()
     store = _kept.get(name) or _kept.setdefault(name, LocalCopies("SITE_CACHE_LOCAL_ENTRIES"))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
     keys = {id: f"{name}:{release()}:{digest}:{id}" for id in ids}
-    kept = store.get_many(list(keys.values()), stamp=stamp)
+    kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}
     found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
     if missing := [id for id in ids if id not in found]:
         rendered = render(missing)
-        store.set_many({keys[id]: value.encode() for id, value in rendered.items()}, stamp=stamp)
+        if keep:
+            new = {keys[id]: value.encode() for id, value in rendered.items()}
+            store.set_many(new, stamp=stamp)
         found.update(rendered)
     return {id: found[id] for id in ids if id in found}
 

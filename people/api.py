@@ -131,9 +131,7 @@ def person_summary(person: Person, request: HttpRequest) -> dict:
     """Reads the role group: select it with the person."""
     group = person.role_group
     return {
-        "slug": person.slug,
-        "name": person.name,
-        "url": request.build_absolute_uri(person.get_absolute_url()),
+        **page_link(person, person.name, request),
         "position_title": person.position_title,
         "role_group": (
             {"slug": group.slug, "name": group.name, "is_alumni": group.is_alumni}
@@ -322,9 +320,7 @@ class AreaPage(PageOut[AreaSummaryOut]):
 def group_summary(group: ResearchGroup, request: HttpRequest) -> dict:
     """Reads what ResearchGroup.objects.for_index() adds: the count, leaders and areas."""
     return {
-        "slug": group.slug,
-        "name": group.name,
-        "url": request.build_absolute_uri(group.get_absolute_url()),
+        **page_link(group, group.name, request),
         "short_description": group.short_description,
         "areas": [page_link(area, area.name, request) for area in group.published_areas],
         "leaders": [
@@ -380,9 +376,7 @@ def get_group(request, slug: str):
 
 def area_summary(area: ResearchArea, request: HttpRequest) -> dict:
     return {
-        "slug": area.slug,
-        "name": area.name,
-        "url": request.build_absolute_uri(area.get_absolute_url()),
+        **page_link(area, area.name, request),
         "description": area.description,
     }
 

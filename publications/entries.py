@@ -52,9 +52,7 @@ def rendered_entries(
     loaded = {p.pk: p for p in publications if isinstance(p, Publication)}
 
     def render(ids: list[int]) -> dict[int, str]:
-        papers = [loaded[pk] for pk in ids if pk in loaded]
-        if to_load := [pk for pk in ids if pk not in loaded]:
-            papers += Publication.objects.for_listing().filter(pk__in=to_load)
+        papers = Publication.objects.for_listing().reusing(loaded, ids)
         if cite:
             exports.with_citations(papers)
         template = get_template(ENTRY_TEMPLATE).template  # type: ignore[attr-defined]

@@ -128,9 +128,7 @@ def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) 
         ids = list(loaded)
 
     def write(missing: list[int]) -> dict[int, str]:
-        papers = [loaded[pk] for pk in missing if pk in loaded]
-        if to_load := [pk for pk in missing if pk not in loaded]:
-            papers += Publication.objects.for_export().filter(pk__in=to_load)
+        papers = Publication.objects.for_export().reusing(loaded, missing)
         return {row.publication.pk: _write_bibtex([_bibtex_entry(row)]) for row in _rows(papers)}
 
     return cached_each("publication-bibtex", parts=(), ids=ids, render=write)

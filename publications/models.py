@@ -231,6 +231,14 @@ class PublicationQuerySet(PublishableQuerySet):
         plain strings (publications/exports.py): a year's export names thousands of authors."""
         return self.select_related("venue")
 
+    def reusing(self, loaded: dict[int, "Publication"], ids: list[int]) -> list["Publication"]:
+        """The papers of `ids`: those in `loaded` as they are, the others read through this
+        queryset in one query (none if all are loaded); a paper deleted meanwhile is absent."""
+        papers = [loaded[pk] for pk in ids if pk in loaded]
+        if to_load := [pk for pk in ids if pk not in loaded]:
+            papers += self.filter(pk__in=to_load)
+        return papers
+
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""
         return self.select_related("venue").prefetch_related(
