@@ -15,6 +15,7 @@ from typing import Annotated, Any, Generic, TypeVar
 import django_filters
 from django import forms
 from django.core.paginator import InvalidPage, Paginator
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -154,6 +155,9 @@ def filter_parameters(
     return create_model(model_name, __base__=Schema, **fields)
 
 
+NO_NULL_CHARACTER = r"^[^\x00]*$"
+
+
 def parameter(field: forms.Field, *, description: str) -> tuple[Any, Any]:
     bounds = {
         key: value
@@ -165,6 +169,12 @@ def parameter(field: forms.Field, *, description: str) -> tuple[Any, Any]:
         if value is not None
     }
     is_number = isinstance(field, forms.IntegerField) or "ge" in bounds
+    if not is_number and any(
+        isinstance(validator, ProhibitNullCharactersValidator) for validator in field.validators
+    ):
+        # Django's text fields refuse a null character: the schema says so, so that a client
+        # (and the fuzzer) knows "q=%00" is refused, as it is.
+        bounds["pattern"] = NO_NULL_CHARACTER
     item: Any = Annotated[int if is_number else str, Field(**bounds)]
     if isinstance(field, forms.MultipleChoiceField) or isinstance(
         field.widget, forms.MultipleHiddenInput
