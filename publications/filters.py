@@ -161,8 +161,10 @@ class PublicationFilter(FilterSet):
         for name in without:
             del self.filters[name]
         # Two small queries for the choices, whatever the number of publications.
-        venues = Venue.objects.order_by("short_name").values_list("short_name", flat=True)
-        self.filters["venue"].extra["choices"] = [(name, name) for name in venues]
+        venues = Venue.objects.order_by("short_name").values_list("pk", "short_name")
+        self.filters["venue"].extra["choices"] = [(name, name) for _, name in venues]
+        # The venue facet counts by these ids: no join to the venues for each paper counted.
+        self.venue_names = dict(venues)
         members = Person.objects.published().order_by("name").values_list("pk", "slug", "name")
         self.filters["author"].extra["choices"] = [(slug, name) for _, slug, name in members]
         # The member facet counts by these ids: read with the choices, at no query of its own.
@@ -336,7 +338,11 @@ def facets(filterset: PublicationFilter) -> dict[str, Facet]:
             "venue",
             "Venue",
             venues,
-            count_by(filterset, "venue__short_name", "venue"),
+            {
+                filterset.venue_names[pk]: count
+                for pk, count in count_by(filterset, "venue", "venue").items()
+                if pk in filterset.venue_names
+            },
             set(cleaned.get("venue") or []),
         ),
         "type": facet(
