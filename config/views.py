@@ -54,8 +54,16 @@ SEARCH_SHOWN = 10
 
 def home(request):
     publications = Publication.objects.published().for_listing()
-    featured = listed(publications.filter(is_featured=True)[:HOME_PUBLICATIONS])
-    recent = listed(publications.filter(is_featured=False)[:HOME_PUBLICATIONS])
+    # The newest featured papers are found by walking the list order past every other paper
+    # (15 ms at 200,000 papers): kept until the next change.
+    featured, recent = cached(
+        "home-publications",
+        None,
+        lambda: (
+            listed(publications.filter(is_featured=True)[:HOME_PUBLICATIONS]),
+            listed(publications.filter(is_featured=False)[:HOME_PUBLICATIONS]),
+        ),
+    )
     return render(
         request,
         "home.html",
