@@ -66,3 +66,34 @@ def test_the_news_filters_choices_follow_the_news(client):
     with CaptureQueriesContext(connection) as again:
         client.get("/news/")
     assert not [q for q in again if "DISTINCT" in q["sql"]]
+
+
+def test_a_profiles_chart_is_drawn_once_until_the_next_change(client):
+    hang = make_person(name="Hang Zhu", slug="hang-zhu")
+    make_publication(title="Klotski", year=2023, authors=[hang])
+    first = client.get("/people/hang-zhu/")
+    again = client.get("/people/hang-zhu/")
+    assert "includes/year_chart.html" in {t.name for t in first.templates}
+    assert "includes/year_chart.html" not in {t.name for t in again.templates}
+    assert again.text == first.text
+    assert 'aria-label="2023: 1 publication"' in first.text
+
+    make_publication(title="Ring", year=2025, authors=["Ann Lee", hang])
+    page = client.get("/people/hang-zhu/").text
+    assert 'aria-label="2025: 1 publication"' in page
+    assert "?author=hang-zhu&amp;year_min=2025&amp;year_max=2025" in page
+
+
+def test_an_areas_papers_follow_the_papers_filed_under_it(client):
+    from people.models import ResearchArea
+
+    area = ResearchArea.objects.create(name="Networks", slug="networks", is_published=True)
+    make_publication(title="Klotski", year=2023).areas.add(area)
+    page = client.get("/areas/networks/").text
+    assert ">Klotski</a>" in page and 'aria-label="2023: 1 publication"' in page
+    with CaptureQueriesContext(connection) as again:
+        client.get("/areas/networks/")
+    assert len(again) and not [q for q in again if "GROUP BY" in q["sql"]]  # years kept
+    make_publication(title="Ring", year=2025).areas.add(area)  # commits: the stamp moves
+    page = client.get("/areas/networks/").text
+    assert ">Ring</a>" in page and 'aria-label="2025: 1 publication"' in page
