@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import django_filters
 from django import forms
 from django.contrib.postgres.search import SearchQuery
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, F, Q
 
@@ -252,7 +253,7 @@ def member_counts(filterset: PublicationFilter) -> dict[str, int]:
     papers = filterset.queryset_without("author", "authors").order_by().values("pk")
     rows = Authorship.objects.order_by().values("person_id")
     distinct_papers = Count("publication", distinct=True)
-    if str(papers.query) == str(Publication.objects.published().order_by().values("pk").query):
+    if are_every_published_paper(papers):
         drafts = Publication.objects.filter(is_published=False).values("pk")
         linked = rows.filter(person__isnull=False)
         counted = linked.annotate(count=distinct_papers).union(
@@ -272,6 +273,16 @@ def member_counts(filterset: PublicationFilter) -> dict[str, int]:
         if row["person_id"] in members:
             counts[members[row["person_id"]]] += row["count"]
     return {slug: count for slug, count in counts.items() if count}
+
+
+def are_every_published_paper(papers) -> bool:
+    """Whether the query `papers` reads is Publication.objects.published()'s, as SQL: no filter
+    narrows them. A query that can find nothing has no SQL: not all papers either."""
+    every = Publication.objects.published().order_by().values("pk")
+    try:
+        return str(papers.query) == str(every.query)
+    except EmptyResultSet:
+        return False
 
 
 def year_counts(filterset: PublicationFilter) -> dict[int, int]:

@@ -10,6 +10,7 @@ members are ticked."""
 from django.test import TestCase
 
 from people.models import Person
+from publications.filters import PublicationFilter, member_counts
 from publications.models import Authorship, Publication
 from tests.department import make_membership, make_research_group
 from tests.factories import make_person, make_publication
@@ -113,3 +114,11 @@ class GroupPageMemberFacetTests(TestCase):
     def test_the_group_page_counts_only_the_groups_papers(self):
         counts = member_options(self.client.get("/groups/systems/"))
         assert counts == {"ada": 1, "ben": 1}
+
+
+class NoPapersTests(TestCase):
+    def test_a_list_that_can_hold_no_paper_counts_no_member(self):
+        make_publication(title="Ada's", authors=[make_person(name="Ada Byron", slug="ada")])
+        filterset = PublicationFilter({}, queryset=Publication.objects.none())
+        filterset.form.is_valid()
+        assert member_counts(filterset) == {}
