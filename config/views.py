@@ -302,6 +302,7 @@ def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
         parts=request.build_absolute_uri("/"),
         ids=[(pk, name) for name in PUBLICATION_PARTS],
         render=render,
+        size_setting="SITE_CACHE_LOCAL_PAPER_PAGES",
     )
     if len(kept) < len(PUBLICATION_PARTS):
         return None

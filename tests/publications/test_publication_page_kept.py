@@ -193,3 +193,13 @@ def test_a_deleted_paper_is_a_404_at_once(client, paper):
     client.get(URL)
     Publication.objects.get(slug="klotski").delete()
     assert client.get(URL).status_code == 404
+
+
+def test_a_process_keeps_the_parts_of_at_most_the_pages_it_is_told(client, paper, settings):
+    settings.SITE_CACHE_LOCAL_PAPER_PAGES = 3  # one paper's three parts
+    client.get(URL)
+    client.get("/publications/ring/")
+    assert kept_papers() == {str(Publication.objects.get(slug="ring").pk)}
+    with CaptureQueriesContext(connection) as again:
+        client.get(URL)
+    assert len(again) > 2  # rendered anew
