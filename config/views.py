@@ -24,6 +24,7 @@ from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import cache_control, never_cache
@@ -62,8 +63,16 @@ SEARCH_SHOWN = 10
 
 def home(request):
     publications = Publication.objects.published().for_listing()
-    featured = listed(publications.filter(is_featured=True)[:HOME_PUBLICATIONS])
-    recent = listed(publications.filter(is_featured=False)[:HOME_PUBLICATIONS])
+    # The newest featured papers are found by walking the list order past every other paper
+    # (15 ms at 200,000 papers): kept until the next change.
+    featured, recent = cached(
+        "home-publications",
+        None,
+        lambda: (
+            listed(publications.filter(is_featured=True)[:HOME_PUBLICATIONS]),
+            listed(publications.filter(is_featured=False)[:HOME_PUBLICATIONS]),
+        ),
+    )
     return render(
         request,
         "home.html",
@@ -109,9 +118,12 @@ def profile(request, slug):
             "publications": selected,
             "publication_count": sum(per_year.values()),
             "all_publications_url": all_of_them,
-            "chart": year_chart(
-                per_year,
-                link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
+            # Drawn only when the profile's kept chart is out of date.
+            "chart": SimpleLazyObject(
+                lambda: year_chart(
+                    per_year,
+                    link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
+                )
             ),
             "coauthors": coauthors,
             "external_coauthors": external_coauthors,
@@ -207,7 +219,12 @@ def area(request, slug):
     all its papers by year."""
     area = get_object_or_404(ResearchArea.objects.visible_to(request.user), slug=slug)
     publications = Publication.objects.published().in_areas(area)
-    per_year = publications.count_per_year()
+    # Over every paper of the area, as a profile's: kept until the next change.
+    per_year, newest = cached(
+        "area-publications",
+        area.pk,
+        lambda: (publications.count_per_year(), listed(publications[:AREA_PUBLICATIONS])),
+    )
     all_of_them = f"{reverse('publications:index')}?area={area.slug}"
     return render(
         request,
@@ -216,7 +233,7 @@ def area(request, slug):
             "area": area,
             "people": Person.objects.published().in_areas(area).for_directory(),
             "groups": ResearchGroup.objects.published().filter(areas=area),
-            "publications": listed(publications[:AREA_PUBLICATIONS]),
+            "publications": newest,
             "publication_count": sum(per_year.values()),
             "all_publications_url": all_of_them,
             "chart": year_chart(

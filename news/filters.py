@@ -1,6 +1,7 @@
 from django import forms
 
 from directory.filters import ChoiceFilter, FilterSet, SearchFilter, YearFilter
+from directory.site_cache import cached
 from directory.text import word_start
 from news.models import NewsItem
 from people.models import Person, ResearchGroup
@@ -12,6 +13,12 @@ def search_news(queryset, name, value):
     for word in value.split():
         queryset = queryset.filter(word_start("title", word) | word_start("body", word))
     return queryset
+
+
+def news_choices() -> tuple[list[tuple[int, int]], list[tuple[str, str]]]:
+    years = [(year, year) for year in NewsItem.objects.published().years()]
+    people = Person.objects.published().filter(news_items__isnull=False).distinct()
+    return years, list(people.order_by("name").values_list("slug", "name"))
 
 
 class NewsFilter(FilterSet):
@@ -27,13 +34,11 @@ class NewsFilter(FilterSet):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The years that have news, for the select; any other year simply matches nothing.
-        years = [(year, year) for year in NewsItem.objects.published().years()]
+        # The years that have news, for the select (any other year simply matches nothing), and
+        # the people in the news: each reads every news item, so kept until the next change.
+        years, people = cached("news-choices", None, news_choices)
         self.filters["year"].extra["widget"] = forms.Select(choices=[("", "Any year"), *years])
-        people = Person.objects.published().filter(news_items__isnull=False).distinct()
-        self.filters["person"].extra["choices"] = list(
-            people.order_by("name").values_list("slug", "name")
-        )
+        self.filters["person"].extra["choices"] = people
         # Read when first needed: a site without research groups never shows the control, so a
         # page or feed that is not narrowed by group pays no query for them.
         self.filters["group"].extra["choices"] = published_choices(ResearchGroup)

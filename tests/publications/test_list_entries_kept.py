@@ -16,33 +16,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from directory import site_cache
-from directory.models import Lab
 from people.models import Person
 from publications import exports
 from publications.entries import listed
 from publications.exports import bibtex_entries
 from publications.models import Authorship, Publication, PublicationAward, Venue
 from tests.admin_forms import publication_form
-from tests.factories import make_person, make_publication, make_venue
+from tests.factories import make_publication
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _no_page_cache(settings):
-    settings.SITE_CACHE = False
-
-
-@pytest.fixture
-def site():
-    Lab.objects.current()
-    member = make_person(name="Hang Zhu", slug="hang-zhu")
-    nsdi = make_venue(short_name="NSDI")
-    make_publication(
-        title="Klotski", slug="klotski", year=2023, venue=nsdi, authors=[member, "Bo Zhao"]
-    )
-    make_publication(title="Ring", slug="ring", year=2024, venue=nsdi, authors=["Ann Lee", member])
-    return member
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_page_cache")]
 
 
 # A prefetch of what entries show for given papers: their authors, awards or links.
@@ -55,7 +37,7 @@ def entry_queries(queries: CaptureQueriesContext) -> list[str]:
     return [query["sql"] for query in queries if ENTRY_LOAD.search(query["sql"])]
 
 
-def test_a_list_rendered_again_reuses_every_entry_another_list_rendered(client, site):
+def test_a_list_rendered_again_reuses_every_entry_another_list_rendered(client, member_with_papers):
     client.get("/publications/")
     with CaptureQueriesContext(connection) as again:
         profile = client.get("/people/hang-zhu/")
@@ -65,7 +47,7 @@ def test_a_list_rendered_again_reuses_every_entry_another_list_rendered(client, 
     assert 'Ann Lee, <a class="member" href="/people/hang-zhu/">Hang Zhu</a>' in by_year.text
 
 
-def test_a_kept_entry_is_the_entry_rendered_anew(client, site, settings):
+def test_a_kept_entry_is_the_entry_rendered_anew(client, member_with_papers, settings):
     first = client.get("/publications/").text
     kept = client.get("/publications/").text
     site_cache.bump_stamp()  # nothing kept any more
@@ -102,7 +84,9 @@ def test_a_kept_entry_is_the_entry_rendered_anew(client, site, settings):
     ],
     ids=["author renamed", "member unpublished", "venue renamed", "award added"],
 )
-def test_an_edit_to_any_row_an_entry_shows_reaches_the_next_list(client, site, edit, shown, gone):
+def test_an_edit_to_any_row_an_entry_shows_reaches_the_next_list(
+    client, member_with_papers, edit, shown, gone
+):
     client.get("/publications/")
     edit()
     site_cache.note_change()  # update() sends no signal; the admin's saves do (tested below)
@@ -111,7 +95,7 @@ def test_an_edit_to_any_row_an_entry_shows_reaches_the_next_list(client, site, e
     assert gone not in page
 
 
-def test_a_save_in_the_admin_reaches_the_kept_entries(client, site, editor):
+def test_a_save_in_the_admin_reaches_the_kept_entries(client, member_with_papers, editor):
     client.get("/publications/")
     client.get("/publications/export.bib")
     staff = Client()
@@ -125,7 +109,9 @@ def test_a_save_in_the_admin_reaches_the_kept_entries(client, site, editor):
     assert "title = {{Ring Revisited}}" in client.get("/publications/export.bib").text
 
 
-def test_a_staff_members_visit_keeps_nothing_a_visitor_should_not_see(client, site, editor):
+def test_a_staff_members_visit_keeps_nothing_a_visitor_should_not_see(
+    client, member_with_papers, editor
+):
     """Entries show no staff-only markup: the one a staff member's list rendered is the one a
     visitor gets."""
     staff = Client()
@@ -137,7 +123,7 @@ def test_a_staff_members_visit_keeps_nothing_a_visitor_should_not_see(client, si
     assert "/admin/" not in page.split('<ol class="publication-list">')[1].split("</ol>")[0]
 
 
-def test_each_site_address_has_entries_of_its_own(client, site, settings):
+def test_each_site_address_has_entries_of_its_own(client, member_with_papers, settings):
     """The COinS span of an entry holds the paper's full address, which depends on the host
     the page was asked on."""
     settings.ALLOWED_HOSTS = ["lab.example.org", "mirror.example.org"]
@@ -154,9 +140,9 @@ def loaded_papers(queries: CaptureQueriesContext) -> set[int]:
     return {int(pk) for q in queries for match in load.findall(q["sql"]) for pk in match.split(",")}
 
 
-def test_a_process_keeps_at_most_the_entries_it_is_told(client, site, settings):
+def test_a_process_keeps_at_most_the_entries_it_is_told(client, member_with_papers, settings):
     settings.SITE_CACHE_LOCAL_ENTRIES = 1
-    make_publication(title="Third", year=2022, authors=[site])
+    make_publication(title="Third", year=2022, authors=[member_with_papers])
     with CaptureQueriesContext(connection) as first:
         client.get("/publications/")
     with CaptureQueriesContext(connection) as again:
@@ -168,7 +154,7 @@ def test_a_process_keeps_at_most_the_entries_it_is_told(client, site, settings):
     assert len(site_cache._kept["publication-entry"].values) == 1
 
 
-def test_no_entry_is_kept_from_inside_a_transaction_that_wrote(client, site):
+def test_no_entry_is_kept_from_inside_a_transaction_that_wrote(client, member_with_papers):
     """A page asked for while the writing transaction is open (before the stamp moves) must not
     leave its entries for the next request under the old stamp."""
     from django.db import transaction
@@ -181,7 +167,7 @@ def test_no_entry_is_kept_from_inside_a_transaction_that_wrote(client, site):
     assert ">Ring</a>" in client.get("/publications/").text
 
 
-def test_an_export_of_papers_a_list_showed_reads_only_their_ids(client, site):
+def test_an_export_of_papers_a_list_showed_reads_only_their_ids(client, member_with_papers):
     """The "Cite" blocks of the list wrote each paper's BibTeX: the export reuses it."""
     client.get("/publications/")
     with CaptureQueriesContext(connection) as export:
@@ -194,7 +180,7 @@ def test_an_export_of_papers_a_list_showed_reads_only_their_ids(client, site):
     assert client.get("/publications/export.bib?venue=NSDI").text == response.text
 
 
-def test_an_edit_reaches_the_next_export(client, site):
+def test_an_edit_reaches_the_next_export(client, member_with_papers):
     client.get("/publications/export.bib")
     Authorship.objects.filter(name="Ann Lee").update(name="Ann B. Lee")
     site_cache.note_change()
@@ -203,7 +189,7 @@ def test_an_edit_reaches_the_next_export(client, site):
     assert "Ann Lee" not in export
 
 
-def test_without_a_shared_cache_nothing_is_kept(client, site, settings):
+def test_without_a_shared_cache_nothing_is_kept(client, member_with_papers, settings):
     """dummy:// keeps no stamp: every list is rendered from the rows as they are."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
     client.get("/publications/")
@@ -211,7 +197,7 @@ def test_without_a_shared_cache_nothing_is_kept(client, site, settings):
     assert ">Ring Revisited</a>" in client.get("/publications/").text
 
 
-def test_a_paper_deleted_after_it_was_listed_is_left_out(rf, site):
+def test_a_paper_deleted_after_it_was_listed_is_left_out(rf, member_with_papers):
     """Between the list's ids and the load of its entries a paper may be deleted: the list
     shows the others (it was a KeyError, a 500)."""
     from django.template import Context, Template
@@ -231,7 +217,9 @@ def test_a_paper_deleted_after_it_was_listed_is_left_out(rf, site):
     )
 
 
-def test_a_save_committed_while_a_list_renders_is_not_hidden_by_it(client, site, monkeypatch):
+def test_a_save_committed_while_a_list_renders_is_not_hidden_by_it(
+    client, member_with_papers, monkeypatch
+):
     """The stamp is read once when a request begins: what the request renders from rows read
     before a save committed is kept under the old stamp, never under the new one."""
     original = exports.with_citations
@@ -252,7 +240,9 @@ def test_a_save_committed_while_a_list_renders_is_not_hidden_by_it(client, site,
     assert "title = {{Ring Revisited}}" in page
 
 
-def test_the_embed_and_the_site_search_show_entries_without_their_cite_blocks(client, site):
+def test_the_embed_and_the_site_search_show_entries_without_their_cite_blocks(
+    client, member_with_papers
+):
     client.get("/publications/")  # entries with their Cite blocks kept
     embed = client.get("/publications/embed/").text
     search = client.get("/search/?q=ring").text

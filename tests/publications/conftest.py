@@ -1,0 +1,23 @@
+import pytest
+
+from directory.models import Lab
+from tests.factories import make_person, make_publication, make_venue
+
+
+@pytest.fixture
+def no_page_cache(settings):
+    """Every request renders its page: what it reuses is what the page keeps of its parts."""
+    settings.SITE_CACHE = False
+
+
+@pytest.fixture
+def member_with_papers():
+    """Hang Zhu, a member, on two NSDI papers: Klotski (2023) and Ring (2024)."""
+    Lab.objects.current()
+    member = make_person(name="Hang Zhu", slug="hang-zhu")
+    nsdi = make_venue(short_name="NSDI")
+    make_publication(
+        title="Klotski", slug="klotski", year=2023, venue=nsdi, authors=[member, "Bo Zhao"]
+    )
+    make_publication(title="Ring", slug="ring", year=2024, venue=nsdi, authors=["Ann Lee", member])
+    return member
