@@ -19,27 +19,17 @@ from news.models import NewsItem
 from people.models import Person
 from publications.models import Authorship, Publication, Venue
 from tests.admin_forms import publication_form
-from tests.factories import make_news, make_person, make_publication, make_venue
+from tests.factories import make_news, make_publication
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_page_cache")]
 
 URL = "/publications/klotski/"
 
 
-@pytest.fixture(autouse=True)
-def _no_page_cache(settings):
-    settings.SITE_CACHE = False
-
-
 @pytest.fixture
-def paper():
-    Lab.objects.current()
-    member = make_person(name="Hang Zhu", slug="hang-zhu")
-    nsdi = make_venue(short_name="NSDI", full_name="Networked Systems Design and Implementation")
-    paper = make_publication(
-        title="Klotski", slug="klotski", year=2023, venue=nsdi, authors=[member, "Bo Zhao"]
-    )
-    make_publication(title="Ring", slug="ring", year=2024, venue=nsdi, authors=["Ann Lee", member])
+def paper(member_with_papers):
+    """Klotski, by Hang Zhu (a member) and Bo Zhao, with a news item; Ring is related."""
+    paper = Publication.objects.get(slug="klotski")
     make_news(title="Klotski at NSDI", slug="klotski-at-nsdi").publications.add(paper)
     return paper
 
