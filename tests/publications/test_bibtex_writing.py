@@ -82,7 +82,9 @@ def papers():
         PublicationLink.objects.create(
             publication=paper, position=1, url=f"https://example.org/{number}.pdf"
         )
-        # Stored as rows saved before validation could be (update() checks nothing).
+        # Stored as rows saved before validation could be (update() checks nothing); but for
+        # NUL, which PostgreSQL refuses to store.
+        text = text.replace("\x00", "\x01")
         Publication.objects.filter(pk=paper.pk).update(title=text, doi=f"10.1000/{number}{{x}}")
         Authorship.objects.filter(publication=paper, position=1).update(name=text[:60])
         made.append(paper)
