@@ -12,13 +12,21 @@ from itertools import groupby
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection
 from django.db.models import F, Prefetch, QuerySet
-from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse, QueryDict
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+    QueryDict,
+)
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
@@ -26,7 +34,7 @@ from config.context_processors import current_lab
 from directory.charts import year_chart
 from directory.documents import pdf_from_html
 from directory.filters import SearchField
-from directory.site_cache import cached
+from directory.site_cache import cached, cached_each
 from news.filters import search_news
 from news.models import NewsItem
 from people.filters import search_groups, search_people
@@ -237,33 +245,85 @@ def area(request, slug):
 
 
 def publication(request, slug):
-    """/publications/<slug>/: the publication, its members' other papers and its news."""
-    publication = get_object_or_404(
-        Publication.objects.visible_to(request.user).for_listing(), slug=slug
+    """/publications/<slug>/: the publication, its members' other papers and its news.
+
+    Its parts (publication_parts) are most of the page's cost and the same for every visitor
+    until the next change, so they are kept per change stamp like a list's entries: a page
+    rendered anew then costs the paper's row and what base.html shows. A draft, which only
+    staff preview, is rendered every time and never kept."""
+    pk, title, is_published = get_object_or_404(
+        Publication.objects.visible_to(request.user).values_list("pk", "title", "is_published"),
+        slug=slug,
     )
-    members = publication.published_members
+    parts = kept_publication_parts(request, pk) if is_published else publication_parts(request, pk)
+    if parts is None:  # deleted since its row was read
+        raise Http404("No publication matches the given query.")
+    return render(request, "publications/publication_detail.html", {"title": title, "parts": parts})
+
+
+# The parts of a paper's page, each a template in templates/publications/publication_detail/.
+PUBLICATION_PARTS = ("description", "meta", "article")
+
+
+def publication_parts(request, pk: int) -> dict[str, SafeString] | None:
+    """The parts of the page of the paper `pk` (published or not); None if it was deleted.
+    Rendered with a plain Context: they show nothing of the visitor, and the page's context
+    processors are base.html's."""
+    paper = Publication.objects.for_listing().filter(pk=pk).first()
+    if paper is None:
+        return None
+    exports.with_citations([paper])
+    members = paper.published_members
     # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
-    # kept until the next change (their entries are kept by publications.entries).
+    # shared by the processes until the next change (their entries are kept too).
     related = cached(
         "related-publications",
-        publication.pk,
+        pk,
         lambda: listed(
             Publication.objects.published()
             .authored_by(members)
-            .exclude(pk=publication.pk)[:RELATED_PUBLICATIONS]
+            .exclude(pk=pk)[:RELATED_PUBLICATIONS]
         ),
     )
-    exports.with_citations([publication])
-    return render(
-        request,
-        "publications/publication_detail.html",
+    context = Context(
         {
-            "publication": publication,
+            "publication": paper,
             "members": members,
             "related": related,
-            "news_items": NewsItem.objects.published().mentioning(publication)[:PUBLICATION_NEWS],
-        },
+            "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
+            "request": request,
+        }
     )
+    return {
+        # A template's output, escaped by it.
+        name: mark_safe(
+            get_template(f"publications/publication_detail/{name}.html")
+            .template.render(context)  # type: ignore[attr-defined]
+            .strip()
+        )
+        for name in PUBLICATION_PARTS
+    }
+
+
+def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
+    """The parts of a published paper's page, kept until the next change in each process
+    (site_cache.cached_each), per site address: its JSON-LD and COinS spans hold absolute
+    links."""
+
+    def render(ids: list[tuple[int, str]]) -> dict[tuple[int, str], str]:
+        parts = publication_parts(request, pk) or {}
+        return {(pk, name): parts[name] for _, name in ids if name in parts}
+
+    kept = cached_each(
+        "publication-page",
+        parts=request.build_absolute_uri("/"),
+        ids=[(pk, name) for name in PUBLICATION_PARTS],
+        render=render,
+        size_setting="SITE_CACHE_LOCAL_PAPER_PAGES",
+    )
+    if len(kept) < len(PUBLICATION_PARTS):
+        return None
+    return {name: mark_safe(value) for (_, name), value in kept.items()}
 
 
 @dataclass

@@ -170,7 +170,12 @@ _kept: dict[str, LocalCopies] = {}
 
 
 def cached_each(
-    name: str, *, parts: object, ids: Iterable[K], render: Callable[[list[K]], dict[K, str]]
+    name: str,
+    *,
+    parts: object,
+    ids: Iterable[K],
+    render: Callable[[list[K]], dict[K, str]],
+    size_setting: str = "SITE_CACHE_LOCAL_ENTRIES",
 ) -> dict[K, str]:
     """`render(ids)`, each id's value kept in this process's memory until the next change: the
     entries of a list (a paper's <li> with its citation) or of an export (its BibTeX), which
@@ -183,12 +188,13 @@ def cached_each(
 
     In each process's memory rather than the shared cache: 50 reads from a file cache cost
     more than the page they would spare, and the file cache lists its folder on every write.
-    Kept as UTF-8 (a str with one curly quote takes two bytes per character).
+    Kept as UTF-8 (a str with one curly quote takes two bytes per character), at most
+    `settings.<size_setting>` values of this `name`.
     """
     ids = list(dict.fromkeys(ids))
     stamp = current_stamp()
     keep = bool(stamp) and not settings.DEBUG and not _bump_pending()
-    store = _kept.get(name) or _kept.setdefault(name, LocalCopies("SITE_CACHE_LOCAL_ENTRIES"))
+    store = _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
     keys = {id: f"{name}:{release()}:{digest}:{id}" for id in ids}
     kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}

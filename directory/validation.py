@@ -30,6 +30,7 @@ from django.db import models
 MULTI_LINE_ALLOWED = "\t\n\r"
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 MULTI_LINE_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+LINE_BREAKS = re.compile(r"[\t\n\r]+")
 
 
 def forbidden_characters(*, multi_line: bool) -> re.Pattern[str]:
@@ -41,7 +42,7 @@ def strip_control_characters(text: str, *, multi_line: bool = False) -> str:
     stored before the rules existed, and what the data migrations store instead."""
     if not multi_line:
         # A line break or tab in a one-line value is a space, not nothing: "Fast\nCaches".
-        text = re.sub(r"[\t\n\r]+", " ", text)
+        text = LINE_BREAKS.sub(" ", text)
     return forbidden_characters(multi_line=multi_line).sub("", text)
 
 

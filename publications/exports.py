@@ -20,21 +20,18 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
-import bibtexparser
-from bibtexparser import middlewares
-from bibtexparser.library import Library
+from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
 from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
-from bibtexparser.model import Block, Entry, Field
-from bibtexparser.writer import BibtexFormat
 from django.db.models import Model, QuerySet
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from directory.site_cache import cached_each
 from directory.validation import strip_control_characters, without_control_characters
-from publications.citation_keys import citation_keys
-from publications.models import Publication, PublicationLink
+from publications.citation_keys import base_citation_key, citation_keys
+from publications.models import Publication, PublicationLink, PublicationQuerySet, Venue
 
 CONTENT_TYPES = {
     "bib": "application/x-bibtex; charset=utf-8",
@@ -106,6 +103,11 @@ LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_w
 PLAIN_LATEX = re.compile(r"[ !'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
 # What reference managers read LaTeX with (bibtexparser's decoder): the judge of an encoding.
 LATEX_READER = LatexNodes2Text()
+# Up to this many papers whose BibTeX is not kept are read by their ids; more, through the
+# export's filter (bibtex_entries).
+BIBTEX_BY_IDS = 100
+# The fields bibtexparser writes without braces when they are digits (its writer's rule).
+BARE_DIGITS = set(ENTRY_POTENTIALLY_INT_FIELDS)
 # LaTeX's own special characters are always escaped, whatever a reader makes of the command.
 LATEX_SPECIALS = set("\\{}%$#&_~^")
 
@@ -120,31 +122,73 @@ def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) 
     kept for every export and "Cite" block that shows the paper (site_cache.cached_each): a
     year's export at 20,000 papers spends most of its time loading its 1,100 papers' authors
     and writing them. Publications given as a QuerySet are loaded only if their entries are
-    not kept; one deleted since it was counted is left out."""
-    if isinstance(publications, QuerySet):
+    not kept, as plain values (BibtexPaper); one deleted since it was counted is left out."""
+    if isinstance(publications, PublicationQuerySet):
         ids, loaded = list(publications.values_list("pk", flat=True)), {}
     else:
         loaded = {publication.pk: publication for publication in publications}
         ids = list(loaded)
 
     def write(missing: list[int]) -> dict[int, str]:
-        papers = Publication.objects.for_export().reusing(loaded, missing)
-        return {row.publication.pk: _write_bibtex([_bibtex_entry(row)]) for row in _rows(papers)}
+        if loaded:
+            return {
+                row.publication.pk: _bibtex_text(
+                    BibtexPaper.of(row.publication), row.key, row.authors, row.pdf_url
+                )
+                for row in _rows([loaded[pk] for pk in missing])
+            }
+        # Read through the export's own filter when many are missing: Django takes longer to
+        # put a thousand ids into SQL, three times (the papers, their authors and links), than
+        # the database takes to answer. Those whose entries are kept are read and left.
+        source = publications if len(missing) > BIBTEX_BY_IDS else None
+        if not isinstance(source, PublicationQuerySet):
+            source = Publication.objects.filter(pk__in=missing)
+        wanted = set(missing)
+        authors = _values_by_publication([], "authorships", "name", among=source)
+        pdfs = _values_by_publication(
+            [], "links", "url", among=source, kind=PublicationLink.Kind.PDF
+        )
+        entries = {}
+        for paper in BibtexPaper.read(source):
+            if paper.pk in wanted:
+                names = authors[paper.pk]
+                # What citation_keys() gives a row that has no key yet, from the names read here.
+                key = paper.citation_key or base_citation_key(
+                    first_author=next(iter(names), ""), year=paper.year, title=paper.title
+                )
+                entries[paper.pk] = _bibtex_text(paper, key, names, next(iter(pdfs[paper.pk]), ""))
+        return entries
 
     return cached_each("publication-bibtex", parts=(), ids=ids, render=write)
 
 
-def _write_bibtex(entries: list[Block]) -> str:
-    library = Library(entries)
-    layout = BibtexFormat()
-    layout.indent = "  "
-    layout.block_separator = "\n"
-    writing = [
-        middlewares.AddEnclosingMiddleware(
-            reuse_previous_enclosing=False, enclose_integers=False, default_enclosing="{"
-        )
-    ]
-    return bibtexparser.write_string(library, unparse_stack=writing, bibtex_format=layout)
+class BibtexPaper(NamedTuple):
+    """What a BibTeX entry writes of a publication's own row, as plain values: a year's export
+    writes a thousand entries, and building model objects for their rows and venues took about
+    as long as writing them."""
+
+    pk: int
+    title: str
+    year: int | None
+    type: str
+    status: str
+    doi: str
+    citation_key: str
+    venue: str  # its display name, "" without one
+
+    @classmethod
+    def of(cls, publication: Publication) -> "BibtexPaper":
+        venue = publication.venue.display_name if publication.venue else ""
+        return cls._make([*(getattr(publication, name) for name in cls._fields[:-1]), venue])
+
+    @classmethod
+    def read(cls, publications: QuerySet[Publication]) -> list["BibtexPaper"]:
+        """Two queries: the rows, then their venues (a few dozen objects, each asked once for
+        its display name)."""
+        rows = list(publications.order_by().values_list(*cls._fields[:-1], "venue"))
+        venues = Venue.objects.in_bulk({row[-1] for row in rows} - {None})
+        names = {pk: venue.display_name for pk, venue in venues.items()}
+        return [cls._make([*row[:-1], names.get(row[-1], "")]) for row in rows]
 
 
 def with_citations(publications: Iterable[Publication]) -> list[Publication]:
@@ -189,13 +233,21 @@ def _rows(publications: Iterable[Publication]) -> list[Row]:
 
 
 def _values_by_publication(
-    publications: list[Publication], related_name: str, field: str, **filters: object
+    publications: list[Publication],
+    related_name: str,
+    field: str,
+    *,
+    among: QuerySet[Publication] | None = None,
+    **filters: object,
 ) -> dict[int, list[str]]:
     """One field of a publication part (authorships, links, awards), by publication, in the
     parts' order. Reads the prefetched parts when every publication has them; else one query
-    that builds no model object: a year's export has ten thousand authors."""
+    that builds no model object: a year's export has ten thousand authors. That query reads
+    the parts of the `publications`, or of those `among` selects when it is given."""
     values: dict[int, list[str]] = defaultdict(list)
-    if all(related_name in getattr(p, "_prefetched_objects_cache", {}) for p in publications):
+    if among is None and all(
+        related_name in getattr(p, "_prefetched_objects_cache", {}) for p in publications
+    ):
         for publication in publications:
             values[publication.pk] = [
                 getattr(part, field)
@@ -205,8 +257,9 @@ def _values_by_publication(
         return values
     model = Publication._meta.get_field(related_name).related_model
     assert isinstance(model, type) and issubclass(model, Model)  # never a lazy name once loaded
+    papers = among.values("pk") if among is not None else [p.pk for p in publications]
     rows = (
-        model._default_manager.filter(publication__in=[p.pk for p in publications], **filters)
+        model._default_manager.filter(publication__in=papers, **filters)
         .order_by("publication", "position")
         .values_list("publication", field)
     )
@@ -215,26 +268,39 @@ def _values_by_publication(
     return values
 
 
-def _bibtex_entry(row: Row) -> Entry:
-    publication, authors = row.publication, row.authors
-    venue = publication.venue
-    entry_type = BIBTEX_TYPES[publication.type] if venue else "misc"
+def _bibtex_text(paper: BibtexPaper, key: str, authors: list[str], pdf_url: str) -> str:
+    entry_type = BIBTEX_TYPES[paper.type] if paper.venue else "misc"
     fields = []
     if authors:
-        fields.append(Field("author", " and ".join(map(_bibtex_name, authors))))
+        fields.append(("author", " and ".join(map(_bibtex_name, authors))))
     # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
-    fields.append(Field("title", "{" + _latex(publication.title) + "}"))
-    if venue:
-        fields.append(Field(BIBTEX_VENUE_FIELDS[entry_type], _latex(venue.display_name)))
-    if publication.year:
-        fields.append(Field("year", str(publication.year)))
-    if publication.doi:
-        fields.append(Field("doi", _verbatim(publication.doi)))
-    if pdf := row.pdf_url:
-        fields.append(Field("url", _verbatim(pdf)))
-    if note := _note(publication):
-        fields.append(Field("note", _latex(note)))
-    return Entry(entry_type, row.key, fields)
+    fields.append(("title", "{" + _latex(paper.title) + "}"))
+    if paper.venue:
+        fields.append((BIBTEX_VENUE_FIELDS[entry_type], _latex(paper.venue)))
+    if paper.year:
+        fields.append(("year", str(paper.year)))
+    if paper.doi:
+        fields.append(("doi", _verbatim(paper.doi)))
+    if pdf_url:
+        fields.append(("url", _verbatim(pdf_url)))
+    if note := _note(paper):
+        fields.append(("note", _latex(note)))
+    return _write_entry(entry_type, key, fields)
+
+
+def _write_entry(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:
+    """The entry as bibtexparser writes it in our layout (two-space indent, each value in
+    braces but digits in a field that may be a number): written here, since building a
+    bibtexparser Library and running its writing middleware for each of a year's thousand
+    entries cost more than the rest of the entry. tests/publications/test_bibtex_writing.py
+    holds the two to the same bytes. No value holds a line break (`_text`)."""
+    lines = [
+        f"  {name} = {value}"
+        if name in BARE_DIGITS and value.isdigit()
+        else f"  {name} = {{{value}}}"
+        for name, value in fields
+    ]
+    return f"@{entry_type}{{{key},\n" + ",\n".join(lines) + "\n}\n"
 
 
 @lru_cache(maxsize=8192)
@@ -250,6 +316,8 @@ def _bibtex_name(name: str) -> str:
 
 def _text(text: str) -> str:
     """One line of text as every format writes it: no control characters, single spaces."""
+    if text.isprintable():  # no control character, no line break: most titles and names
+        return " ".join(text.split())
     return " ".join(strip_control_characters(text).split())
 
 
@@ -280,7 +348,7 @@ def _verbatim(text: str) -> str:
     return _text(text).replace("{", "").replace("}", "")
 
 
-def _note(publication: Publication) -> str:
+def _note(publication: "Publication | BibtexPaper") -> str:
     """What BibTeX has no field for, in words the import reads back."""
     words = []
     if publication.type == Type.POSTER:
