@@ -90,7 +90,19 @@ def home(request):
 def profile(request, slug):
     """/people/<slug>/: the person, a selection of their publications with a chart of all of
     them by year, their co-authors and news."""
-    person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
+    pk, is_published = get_object_or_404(
+        Person.objects.visible_to(request.user).values_list("pk", "is_published"), slug=slug
+    )
+    # The person with every row the profile shows (eleven queries, most of a rendering's time):
+    # a published one is the same for every visitor, so kept until the next change. A draft,
+    # which only staff preview, is read every time.
+    person = (
+        cached("profile-person", pk, lambda: profile_person(pk))
+        if is_published
+        else profile_person(pk)
+    )
+    if person is None:  # deleted since its row was read
+        raise Http404("No person matches the given query.")
     publications = Publication.objects.published().authored_by(person)
     # Aggregates over every paper of the person (thousands for a prolific member of a
     # department), and the selection, which sorts all of them to find the first few: kept
@@ -130,6 +142,10 @@ def profile(request, slug):
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
         },
     )
+
+
+def profile_person(pk: int) -> Person | None:
+    return Person.objects.for_profile().filter(pk=pk).first()
 
 
 @dataclass(frozen=True)

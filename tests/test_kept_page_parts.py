@@ -97,3 +97,33 @@ def test_an_areas_papers_follow_the_papers_filed_under_it(client):
     make_publication(title="Ring", year=2025).areas.add(area)  # commits: the stamp moves
     page = client.get("/areas/networks/").text
     assert ">Ring</a>" in page and 'aria-label="2025: 1 publication"' in page
+
+
+def test_a_profiles_person_and_cv_are_read_once_until_the_next_change(client):
+    from people.models import Education
+
+    hang = make_person(name="Hang Zhu", slug="hang-zhu")
+    Education.objects.create(person=hang, position=1, degree="Ph.D.", institution="Tsinghua")
+    first = client.get("/people/hang-zhu/").text
+    with CaptureQueriesContext(connection) as again:
+        kept = client.get("/people/hang-zhu/").text
+    assert kept == first and "Tsinghua" in kept
+    assert not [q for q in again if "people_education" in q["sql"]]
+
+    Education.objects.create(person=hang, position=2, degree="B.E.", institution="Peking")
+    page = client.get("/people/hang-zhu/").text  # the save moved the stamp
+    assert "Tsinghua" in page and "Peking" in page
+
+
+def test_a_draft_profile_is_read_anew_for_each_preview(client, editor):
+    from people.models import Education
+
+    draft = make_person(name="Bo Zhao", slug="bo-zhao", is_published=False)
+    Education.objects.create(person=draft, position=1, degree="Ph.D.", institution="Tsinghua")
+    client.force_login(editor)
+    client.get("/people/bo-zhao/")
+    with CaptureQueriesContext(connection) as again:
+        assert "Tsinghua" in client.get("/people/bo-zhao/").text
+    assert [q for q in again if "people_education" in q["sql"]]
+    client.logout()
+    assert client.get("/people/bo-zhao/").status_code == 404

@@ -195,12 +195,12 @@ class PeoplePagesQueryCountTests(TestCase):
         assert count_queries(self.client, "/people/?q=person&role=group-1") == 6
 
     def test_profile_runs_a_fixed_number_of_queries(self):
-        """lab, person with group, six CV prefetches, five department prefetches (advisors,
+        """the person's id, lab, person with group, six CV prefetches, five department prefetches (advisors,
         students, collaborators, groups, areas), the selection (its ids, then its entries' rows
         with three prefetches), the count per year (the chart and the total), co-authors in and
         outside the lab, news: no query per publication, author or entry. (The citation keys
         are stored on the rows.)"""
-        assert count_queries(self.client, self.subject.get_absolute_url()) == 22
+        assert count_queries(self.client, self.subject.get_absolute_url()) == 23
 
 
 class PeoplePagesQueryCountAtManyRowsTests(PeoplePagesQueryCountTests):
