@@ -140,8 +140,9 @@ def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) 
         # Read through the export's own filter when many are missing: Django takes longer to
         # put a thousand ids into SQL, three times (the papers, their authors and links), than
         # the database takes to answer. Those whose entries are kept are read and left.
-        source = publications if len(missing) > BIBTEX_BY_IDS else None
-        if not isinstance(source, PublicationQuerySet):
+        if len(missing) > BIBTEX_BY_IDS and isinstance(publications, PublicationQuerySet):
+            source = publications
+        else:
             source = Publication.objects.filter(pk__in=missing)
         wanted = set(missing)
         authors = _values_by_publication([], "authorships", "name", among=source)

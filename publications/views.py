@@ -63,7 +63,7 @@ def listing_context(
     # A page's rows too: a member's or a search's 50 newest papers are found by sorting all
     # their papers (28,000 for a common word at 200,000 papers), which no index can spare.
     page.object_list = cached(
-        "publication-page", (*list_key, page.number), lambda: listed(page.object_list)
+        "publication-list-page", (*list_key, page.number), lambda: listed(page.object_list)
     )
     return {
         "filterset": filterset,
