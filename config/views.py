@@ -32,7 +32,6 @@ from django.views.decorators.http import require_safe
 
 from config.context_processors import current_lab
 from directory.charts import year_chart
-from directory.documents import pdf_from_html
 from directory.filters import SearchField
 from directory.site_cache import cached, cached_each
 from news.filters import search_news
@@ -184,6 +183,10 @@ def cv_pdf(request, slug):
     """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint."""
     context = {**cv_context(request, slug), "for_pdf": True}
     html = render_to_string("people/person_cv.html", context, request=request)
+    # Imported here: WeasyPrint loads Pango when imported, and a site without it serves every
+    # other page.
+    from directory.documents import pdf_from_html
+
     pdf = pdf_from_html(html, site_url=request.build_absolute_uri("/"))
     response = HttpResponse(pdf, content_type="application/pdf")
     filename = f"{context['person'].slug}-cv.pdf"

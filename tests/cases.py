@@ -112,4 +112,6 @@ class parametrize:
         test.__name__ = test_name
         test.__qualname__ = f"{owner.__qualname__}.{test_name}"
         test.__doc__ = method.__doc__
+        if marks := getattr(method, "pytestmark", None):
+            test.pytestmark = marks  # type: ignore[attr-defined]
         return test

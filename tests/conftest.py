@@ -7,8 +7,20 @@ from hypothesis import HealthCheck, Phase, settings
 # The shared helpers' asserts explain their failures as the tests' own do.
 pytest.register_assert_rewrite("tests.cases", "tests.factories")
 
+from tests import tools  # noqa: E402
 from tests.cases import make_editor  # noqa: E402
 from tests.live_site import manage, site_environment  # noqa: E402
+
+
+def pytest_runtest_setup(item):
+    """`@pytest.mark.needs("chromium")`: a tool from Debian (tests/tools.py) the test calls."""
+    tools.needs_tools(*(name for marker in item.iter_markers("needs") for name in marker.args))
+
+
+def pytest_terminal_summary(terminalreporter):
+    reasons = [str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])]
+    if line := tools.closing_line(reasons):
+        terminalreporter.write_line(line, yellow=True, bold=True)
 
 
 @pytest.fixture(autouse=True)

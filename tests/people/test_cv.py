@@ -1,8 +1,9 @@
 """The CV of each seeded person, as a printable page and as a PDF read back with pdftotext."""
 
 import re
-import shutil
 import subprocess
+
+import pytest
 
 from people.models import Person
 from publications.models import Publication
@@ -17,7 +18,6 @@ def pdf_text(pdf: bytes) -> str:
     """The PDF's text as pdftotext (poppler) reads it, in the order it was laid out, with the
     line breaks of a long title undone: a break after a hyphen ("two-" / "dimensional") joins
     the word again, any other becomes a space."""
-    assert shutil.which("pdftotext"), "pdftotext is missing: apt-get install poppler-utils"
     text = subprocess.run(
         ["pdftotext", "-raw", "-enc", "UTF-8", "-", "-"],
         input=pdf,
@@ -35,6 +35,7 @@ class SeededCvTests(SeededTestCase):
     """Over the seed: each profile's education, CV entries and papers."""
 
     @parametrize("slug", SEEDED)
+    @pytest.mark.needs("weasyprint", "pdftotext")
     def test_the_cv_pdf_holds_every_education_entry_and_publication_of_the_profile(self, slug):
         response = self.client.get(f"/people/{slug}/cv.pdf")
         assert response.status_code == 200
@@ -73,6 +74,7 @@ class SeededCvTests(SeededTestCase):
         assert 'href="/people/hang-zhu/cv/"' in html
         assert 'href="/people/hang-zhu/cv.pdf"' in html
 
+    @pytest.mark.needs("weasyprint", "pdftotext")
     def test_the_cv_page_links_the_pdf_and_the_pdf_has_no_page_controls(self):
         html = self.client.get("/people/hang-zhu/cv/").content.decode()
         assert 'href="/people/hang-zhu/cv.pdf"' in html

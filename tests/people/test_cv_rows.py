@@ -2,7 +2,6 @@
 
 import pytest
 
-from directory.documents import LocalFilesFetcher
 from people.models import Education, Experience
 from tests.factories import count_queries, make_news, make_person, make_publication
 
@@ -48,8 +47,11 @@ def test_a_draft_profile_has_no_public_cv(client):
     assert client.get(f"/people/{person.slug}/cv.pdf").status_code == 404
 
 
+@pytest.mark.needs("weasyprint")
 def test_printing_reads_the_sites_own_files_and_fetches_nothing_else():
     """A link typed into a profile must never make the server fetch it while printing."""
+    from directory.documents import LocalFilesFetcher
+
     fetcher = LocalFilesFetcher(site_url="http://lab.example/")
     css = fetcher.fetch("http://lab.example/static/css/cv.css")
     assert b"@page" in css.read()
@@ -64,6 +66,7 @@ def test_printing_reads_the_sites_own_files_and_fetches_nothing_else():
             fetcher.fetch(url)
 
 
+@pytest.mark.needs("weasyprint")
 def test_printing_a_cv_leaves_truncated_photos_refused(client):
     """WeasyPrint's import lets Pillow load truncated images; the photo checks need it off."""
     from PIL import ImageFile

