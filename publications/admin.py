@@ -97,6 +97,9 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
     lists is its owner's decision, or an editor's. A member may name an external person only
     by the name or an alias the row is printed with. Editors link and unlink as they like; an
     unlink of theirs stays too.
+
+    A row linked to someone else (another member, or an external person) is theirs: a member
+    may move it with the others, but not rename, relink or delete it.
     """
 
     member = None  # set per request by AuthorshipInline for members
@@ -106,8 +109,9 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
         # Members only: two queries, once for every row.
         names = author_name_index() if self.member is not None else {}
         self.proposals = []
+        refused = self.refuse_changes_to_others_rows() if self.member is not None else []
         for form in self.forms:
-            if form in self.deleted_forms or not form.is_valid():
+            if form in self.deleted_forms or form in refused or not form.is_valid():
                 continue
             named = names.get(normalize_name(form.cleaned_data.get("name", "")))
             external = form.cleaned_data.get("external")
@@ -118,13 +122,6 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
             before = form.initial.get("person")
             person = form.cleaned_data.get("person")
             instance = form.instance
-            if self.member is not None and before not in (None, self.member.pk):
-                form.add_error(
-                    "person",
-                    "This author is linked to another member's profile: only they, or an "
-                    "editor, can change that.",
-                )
-                continue
             if person is None:
                 instance.link_declined = before is not None
                 continue
@@ -141,6 +138,46 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
                 continue
             instance.person, instance.proposed_person = None, person
             self.proposals.append(instance)
+
+    def refuse_changes_to_others_rows(self) -> list:
+        """The member's forms that change or delete a row linked to someone else, each given
+        an error saying whose row it is. A deleted row's error alone would not stop the save
+        (the formset does not validate deleted rows), so a deletion also fails the formset."""
+        refused, deletions = [], []
+        for form in self.initial_forms:
+            person, external = form.initial.get("person"), form.initial.get("external")
+            if person in (None, self.member.pk) and external is None:
+                continue
+            deleted = form in self.deleted_forms
+            changed = [name for name in form.changed_data if name not in ("position", "DELETE")]
+            if not (deleted or changed):
+                continue
+            owner = _owner_of(form.instance.pk)
+            if deleted:
+                message = (
+                    f"“{form.initial.get('name')}” is linked to {owner}: only they, or an "
+                    "editor, can remove this author. Untick “Delete” on this row."
+                )
+                form.add_error(None, message)
+                deletions.append(message)
+            else:
+                form.add_error(
+                    changed[0] if changed[0] in form.fields else None,
+                    f"This author is linked to {owner}: only they, or an editor, can change "
+                    "this row. Put it back as it was.",
+                )
+            refused.append(form)
+        if deletions:
+            raise forms.ValidationError(deletions)
+        return refused
+
+
+def _owner_of(authorship_id: int) -> str:
+    """Whom a stored author row is linked to, as a member reads it: one query."""
+    row = Authorship.objects.select_related("person", "external").get(pk=authorship_id)
+    if row.person is not None:
+        return f"another member, {row.person}"
+    return f"the external person {row.external}"
 
 
 class AuthorForm(OrderedRowForm):
