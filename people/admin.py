@@ -35,6 +35,7 @@ from people.models import (
 )
 from people.services import (
     IdentityChangeRefused,
+    let_login_edit_profile,
     merge_external_people,
     split_author_rows,
     undo_identity_change,
@@ -167,6 +168,14 @@ class PersonAdmin(MemberScopedAdmin):
             photos.save_photo(person=person, photo=form.new_photo)
         else:
             super().save_model(request, person, form, change)
+        if is_editor(request.user) and "user" in form.changed_data and person.user is not None:
+            given = let_login_edit_profile(user=person.user)
+            if given:
+                self.message_user(
+                    request,
+                    f"The login “{person.user}” now has {' and '.join(given)}: without them "
+                    f"{person.name} could not sign in to edit their profile and papers.",
+                )
 
     @admin.display(description="photo")
     def thumbnail(self, person):

@@ -25,6 +25,17 @@ class PersonForm(forms.ModelForm):
         if "photo" in self.fields:
             self.fields["photo"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
 
+    def clean_user(self):
+        """A switched-off login cannot sign in whatever it is given (people.services
+        .let_login_edit_profile gives the rest)."""
+        user = self.cleaned_data["user"]
+        if user is not None and not user.is_active:
+            raise forms.ValidationError(
+                f"The login “{user}” is switched off, so it cannot sign in: tick “Active” on "
+                "it under Users first, or choose another login."
+            )
+        return user
+
     def clean_photo(self):
         photo = self.cleaned_data["photo"]
         if not isinstance(photo, UploadedFile):

@@ -1,5 +1,6 @@
 """Merging two records of one external person, splitting wrongly linked author rows off a
-record, and undoing either. Called by the admin (people/admin.py) and by tests alike.
+record, and undoing either; what a login linked to a person needs to sign in. Called by the
+admin (people/admin.py) and by tests alike.
 
 Every row either moves is saved with its history (the change reason names the merge or split),
 and an IdentityChange logs exactly which rows moved, so an undo puts back those rows and no
@@ -11,11 +12,13 @@ added later moves too, and this module needs no app above it.
 from dataclasses import dataclass
 
 from django.apps import apps
+from django.contrib.auth.models import Group
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from simple_history.utils import bulk_update_with_history
 
+from directory.roles import MEMBER_LOGINS_GROUP, is_editor
 from people.models import ExternalPerson, IdentityChange
 from people.names import normalize_name
 
@@ -248,3 +251,21 @@ def _move_back(change: IdentityChange, *, source, to, reason: str, user) -> Undo
         restored += len(rows)
         skipped += len(moved["ids"]) - len(rows)
     return UndoResult(restored=restored, skipped=skipped)
+
+
+def let_login_edit_profile(*, user) -> list[str]:
+    """Give a login linked to a person what a member needs to sign in to the admin and edit
+    their profile: staff status, and the Member logins group unless it is an editor's. Without
+    them the sign-in page says the password is wrong, which no one can act on. Returns what was
+    given, as staff would read it (nothing when the login had it all)."""
+    given = []
+    if not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        given.append("staff status")
+    if not is_editor(user):
+        members = Group.objects.get(name=MEMBER_LOGINS_GROUP)
+        if not user.groups.filter(pk=members.pk).exists():
+            user.groups.add(members)
+            given.append(f"the {MEMBER_LOGINS_GROUP} group")
+    return given
