@@ -41,6 +41,7 @@ from publications.models import (
 )
 from publications.search import refresh_search_text
 from publications.services import (
+    AuthorNames,
     answer_proposal,
     author_name_index,
     link_authors,
@@ -220,15 +221,21 @@ class AuthorshipInline(OrderedTabularInline):
     fields = ["position", "name", "person", "external", "link_status", "equal_contribution"]
     readonly_fields = ["link_status"]
     autocomplete_fields = ["person", "external"]
+    names: AuthorNames | None = None  # read by link_status, once per page
 
     @admin.display(description="link")
     def link_status(self, authorship):
-        """Why a row with a member's name is not linked to them."""
+        """Why a row with a member's name is not linked to them, or why a row is linked to
+        nobody when several people go by its name (the names are read once per page)."""
         if authorship.proposed_person_id:
             return f"Waiting for {authorship.proposed_person} to confirm"
         if authorship.link_declined:
             return "Kept off a member's profile"
-        return ""
+        if authorship.person_id or authorship.external_id or not authorship.name:
+            return ""
+        if self.names is None:
+            self.names = author_name_index()
+        return self.names.why_unlinked(authorship.name)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("person", "external", "proposed_person")
