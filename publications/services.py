@@ -21,16 +21,8 @@ class AuthorNames(dict[str, Person | ExternalPerson]):
         everyone = self.namesakes.get(normalize_name(name), [])
         if not everyone:
             return ""
-        who = "; ".join(_described(person) for person in everyone)
+        who = "; ".join(person.described for person in everyone)
         return f"Not linked: {len(everyone)} people go by “{name}”: {who}. Choose who it is."
-
-
-def _described(person: Person | ExternalPerson) -> str:
-    if isinstance(person, ExternalPerson):
-        return f"{person}, external person"
-    # The profile's address tells two members of one name apart.
-    draft = "" if person.is_published else " (draft)"
-    return f"{person.name}, member at {person.get_absolute_url()}{draft}"
 
 
 def author_name_index() -> AuthorNames:
