@@ -8,6 +8,8 @@ the publications they author, and nothing else.
 """
 
 EDIT_ALL_CODENAME = "edit_all"
+# The group that grants members their permissions; linking a login to a person puts it there.
+MEMBER_LOGINS_GROUP = "Member logins"
 EDIT_ALL = f"directory.{EDIT_ALL_CODENAME}"
 
 

@@ -6,7 +6,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from directory.history import HistoryAdmin
@@ -14,7 +14,7 @@ from directory.ordered_admin import OrderedStackedInline, OrderedTabularInline
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from people import photos
-from people.forms import PersonForm
+from people.forms import ExternalPersonForm, PersonForm
 from people.models import (
     Advising,
     Award,
@@ -35,6 +35,8 @@ from people.models import (
 )
 from people.services import (
     IdentityChangeRefused,
+    let_login_edit_profile,
+    member_aliases,
     merge_external_people,
     split_author_rows,
     undo_identity_change,
@@ -98,6 +100,10 @@ class PersonLinkInline(OrderedTabularInline):
     fields = ["position", "kind", "url", "label"]
 
 
+# The form's fields only editors see and act on.
+EDITORS_ONLY = ["accept_pending_aliases"]
+
+
 @admin.register(Person)
 class PersonAdmin(MemberScopedAdmin):
     form = PersonForm
@@ -114,7 +120,10 @@ class PersonAdmin(MemberScopedAdmin):
         ("Contact and affiliation", {"fields": ["affiliations", "email", "orcid"]}),
         ("About", {"fields": ["short_bio", "bio", "research_interests", "research_areas"]}),
         ("Photo", {"fields": ["thumbnail", "photo", "photo_alt"]}),
-        ("Recognising the person in author lists", {"fields": ["aliases"]}),
+        (
+            "Recognising the person in author lists",
+            {"fields": ["aliases", "pending_aliases", "accept_pending_aliases"]},
+        ),
     ]
     inlines = [
         PersonLinkInline,
@@ -145,8 +154,32 @@ class PersonAdmin(MemberScopedAdmin):
         readonly = super().get_readonly_fields(request, obj)
         if is_editor(request.user):
             return readonly
-        # Who is linked to which login, and where a person is listed, are editors' decisions.
-        return [*readonly, "user", "role_group", "slug"]
+        # Who is linked to which login, and where a person is listed, are editors' decisions;
+        # so is which names link publications to a profile.
+        return [*readonly, "user", "role_group", "slug", "pending_aliases", *EDITORS_ONLY]
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if is_editor(request.user):
+            return fieldsets
+        return [
+            (name, {**options, "fields": [f for f in options["fields"] if f not in EDITORS_ONLY]})
+            for name, options in fieldsets
+        ]
+
+    def waiting_for(self, request) -> list[dict]:
+        """For editors: the aliases members added, which link nothing until accepted."""
+        if not is_editor(request.user):
+            return []
+        return [
+            {
+                "title": f"{person.name}: {', '.join(person.pending_alias_list)}",
+                "url": reverse("admin:people_person_change", args=[person.pk]),
+                "what": "Aliases to accept",
+                "by": person.name,
+            }
+            for person in Person.objects.exclude(pending_aliases="").only("name", "pending_aliases")
+        ]
 
     def get_prepopulated_fields(self, request, obj=None):
         return super().get_prepopulated_fields(request, obj) if is_editor(request.user) else {}
@@ -163,10 +196,34 @@ class PersonAdmin(MemberScopedAdmin):
                 saved.role_group_id,
                 saved.slug,
             )
+            aliases = member_aliases(posted=person.aliases, saved=saved)
+            person.aliases, person.pending_aliases = aliases.aliases, aliases.pending
+            if aliases.added:
+                self.message_user(
+                    request,
+                    f"Your new alias{'es' if len(aliases.added) > 1 else ''} "
+                    f"{', '.join(f'“{alias}”' for alias in aliases.added)} "
+                    f"wait{'' if len(aliases.added) > 1 else 's'} for an editor: "
+                    "publications are linked by them once an editor accepts them.",
+                )
+        if is_editor(request.user) and form.cleaned_data.get("accept_pending_aliases"):
+            accepted = person.pending_alias_list
+            person.aliases = "\n".join([*person.alias_list, *accepted])
+            person.pending_aliases = ""
+            if accepted:
+                self.message_user(request, f"Accepted the aliases {', '.join(accepted)}.")
         if "photo" in form.changed_data:
             photos.save_photo(person=person, photo=form.new_photo)
         else:
             super().save_model(request, person, form, change)
+        if is_editor(request.user) and "user" in form.changed_data and person.user is not None:
+            given = let_login_edit_profile(user=person.user)
+            if given:
+                self.message_user(
+                    request,
+                    f"The login “{person.user}” now has {' and '.join(given)}: without them "
+                    f"{person.name} could not sign in to edit their profile and papers.",
+                )
 
     @admin.display(description="photo")
     def thumbnail(self, person):
@@ -340,6 +397,7 @@ class ExternalPersonAdmin(HistoryAdmin):
     """Merging two records and splitting author rows off one are editors' (change permission
     on external people): both are logged as merges and splits, where they can be undone."""
 
+    form = ExternalPersonForm
     formfield_overrides = HTTPS_URLS
     list_display = ["name", "affiliation", "orcid", "author_rows"]
     search_fields = ["name", "aliases", "affiliation", "orcid", "dblp"]

@@ -177,6 +177,11 @@ class KnownByNames:
         """The normalized names an author entry must equal to be this person."""
         return {normalize_name(name) for name in [self.name, *self.alias_list]} - {""}
 
+    @property
+    def described(self) -> str:
+        """Who this is, told apart from namesakes, in a sentence for staff."""
+        raise NotImplementedError
+
 
 class Person(KnownByNames, PublicPage):
     url_name = "people:detail"
@@ -246,7 +251,16 @@ class Person(KnownByNames, PublicPage):
         blank=True,
         help_text=(
             "Other spellings of the name found in author lists, one per line "
-            '(e.g. "H. Zhu"). Used to link publications to this person.'
+            '(e.g. "H. Zhu"). Used to link publications to this person. An alias another '
+            "person goes by is refused."
+        ),
+    )
+    pending_aliases = models.TextField(
+        "aliases waiting for an editor",
+        blank=True,
+        help_text=(
+            "Spellings the member added, one per line: publications are linked by them once an "
+            "editor accepts them. Editors delete the lines they do not accept."
         ),
     )
     user = models.OneToOneField(
@@ -257,8 +271,9 @@ class Person(KnownByNames, PublicPage):
         related_name="person",
         verbose_name="login",
         help_text=(
-            "The staff login that may edit this profile and this person's publications. "
-            "Put the login in the Member logins group. Only editors can change this."
+            "The login that may edit this profile and this person's publications. Saving "
+            "gives it staff status and the Member logins group, which it needs to sign in. "
+            "Only editors can change this."
         ),
     )
 
@@ -286,6 +301,16 @@ class Person(KnownByNames, PublicPage):
 
     def __str__(self):
         return self.name
+
+    @property
+    def described(self) -> str:
+        # The profile's address tells two members of one name apart.
+        draft = "" if self.is_published else " (draft)"
+        return f"{self.name}, member at {self.get_absolute_url()}{draft}"
+
+    @property
+    def pending_alias_list(self) -> list[str]:
+        return _lines(self.pending_aliases)
 
     @property
     def is_alumnus(self) -> bool:
@@ -779,6 +804,10 @@ class ExternalPerson(KnownByNames, ValidatedModel):
 
     def __str__(self):
         return f"{self.name} ({self.affiliation})" if self.affiliation else self.name
+
+    @property
+    def described(self) -> str:
+        return f"{self}, external person"
 
     def natural_key(self):
         return (self.slug,)

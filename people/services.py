@@ -1,5 +1,6 @@
 """Merging two records of one external person, splitting wrongly linked author rows off a
-record, and undoing either. Called by the admin (people/admin.py) and by tests alike.
+record, and undoing either; what a login linked to a person needs to sign in; which aliases
+a person may go by. Called by the admin (people/admin.py) and by tests alike.
 
 Every row either moves is saved with its history (the change reason names the merge or split),
 and an IdentityChange logs exactly which rows moved, so an undo puts back those rows and no
@@ -8,15 +9,18 @@ rows, advising links, close collaborators): the relations are read from the mode
 added later moves too, and this module needs no app above it.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.apps import apps
+from django.contrib.auth.models import Group
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from simple_history.utils import bulk_update_with_history
 
-from people.models import ExternalPerson, IdentityChange
+from directory.roles import MEMBER_LOGINS_GROUP, is_editor
+from people.models import ExternalPerson, IdentityChange, KnownByNames, Person
 from people.names import normalize_name
 
 # What a merge copies from the absorbed record into the kept one, where the kept one has none.
@@ -248,3 +252,76 @@ def _move_back(change: IdentityChange, *, source, to, reason: str, user) -> Undo
         restored += len(rows)
         skipped += len(moved["ids"]) - len(rows)
     return UndoResult(restored=restored, skipped=skipped)
+
+
+def let_login_edit_profile(*, user) -> list[str]:
+    """Give a login linked to a person what a member needs to sign in to the admin and edit
+    their profile: staff status, and the Member logins group unless it is an editor's. Without
+    them the sign-in page says the password is wrong, which no one can act on. Returns what was
+    given, as staff would read it (nothing when the login had it all)."""
+    given = []
+    if not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        given.append("staff status")
+    if not is_editor(user):
+        members = Group.objects.get(name=MEMBER_LOGINS_GROUP)
+        if not user.groups.filter(pk=members.pk).exists():
+            user.groups.add(members)
+            given.append(f"the {MEMBER_LOGINS_GROUP} group")
+    return given
+
+
+def aliases_taken(*, aliases: Iterable[str], record: KnownByNames) -> list[str]:
+    """A sentence for each of `aliases` another member or external person goes by (their name
+    or an alias, compared as author lists are: people.names.normalize_name), naming them.
+
+    An alias is a promise that an author printed so is this person: one that another person
+    goes by would link their papers here and stop linking them there. Two queries, none when
+    `aliases` is empty."""
+    wanted = {normalize_name(alias): alias for alias in aliases}
+    wanted.pop("", None)
+    if not wanted:
+        return []
+    people = Person.objects.only("name", "slug", "aliases", "is_published")
+    records = ExternalPerson.objects.only("name", "slug", "aliases", "affiliation")
+    if isinstance(record, Person) and record.pk is not None:
+        people = people.exclude(pk=record.pk)
+    if isinstance(record, ExternalPerson) and record.pk is not None:
+        records = records.exclude(pk=record.pk)
+    refusals = []
+    for other in [*people, *records]:
+        for key in other.name_keys() & wanted.keys():
+            what = "the name" if key == normalize_name(other.name) else "an alias"
+            refusals.append(
+                f"“{wanted.pop(key)}” is already {what} of {other.described}: an alias may "
+                "name one person only. Remove it, or ask an editor whether the two are one "
+                "person."
+            )
+    return refusals
+
+
+@dataclass(frozen=True)
+class MemberAliases:
+    """A member's aliases as saved: those they removed go at once; those they added wait."""
+
+    aliases: str
+    pending: str
+    added: list[str]
+
+
+def member_aliases(*, posted: str, saved: Person) -> MemberAliases:
+    """What a member's save of `posted` aliases keeps. An alias links publications to the
+    profile, so one a member adds waits for an editor (`pending_aliases`); one they remove
+    links nothing more, so it goes at once."""
+    accepted = {normalize_name(alias) for alias in saved.alias_list}
+    waiting = saved.pending_alias_list
+    known = accepted | {normalize_name(alias) for alias in waiting}
+    lines = [line.strip() for line in posted.splitlines() if line.strip()]
+    kept = [line for line in lines if normalize_name(line) in accepted]
+    added = list(
+        {normalize_name(line): line for line in lines if normalize_name(line) not in known}.values()
+    )
+    return MemberAliases(
+        aliases="\n".join(kept), pending="\n".join([*waiting, *added]), added=added
+    )

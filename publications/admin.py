@@ -41,6 +41,7 @@ from publications.models import (
 )
 from publications.search import refresh_search_text
 from publications.services import (
+    AuthorNames,
     answer_proposal,
     author_name_index,
     link_authors,
@@ -97,6 +98,9 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
     lists is its owner's decision, or an editor's. A member may name an external person only
     by the name or an alias the row is printed with. Editors link and unlink as they like; an
     unlink of theirs stays too.
+
+    A row linked to someone else (another member, or an external person) is theirs: a member
+    may move it with the others, but not rename, relink or delete it.
     """
 
     member = None  # set per request by AuthorshipInline for members
@@ -106,8 +110,9 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
         # Members only: two queries, once for every row.
         names = author_name_index() if self.member is not None else {}
         self.proposals = []
+        refused = self.refuse_changes_to_others_rows() if self.member is not None else []
         for form in self.forms:
-            if form in self.deleted_forms or not form.is_valid():
+            if form in self.deleted_forms or form in refused or not form.is_valid():
                 continue
             named = names.get(normalize_name(form.cleaned_data.get("name", "")))
             external = form.cleaned_data.get("external")
@@ -118,13 +123,6 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
             before = form.initial.get("person")
             person = form.cleaned_data.get("person")
             instance = form.instance
-            if self.member is not None and before not in (None, self.member.pk):
-                form.add_error(
-                    "person",
-                    "This author is linked to another member's profile: only they, or an "
-                    "editor, can change that.",
-                )
-                continue
             if person is None:
                 instance.link_declined = before is not None
                 continue
@@ -141,6 +139,46 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
                 continue
             instance.person, instance.proposed_person = None, person
             self.proposals.append(instance)
+
+    def refuse_changes_to_others_rows(self) -> list:
+        """The member's forms that change or delete a row linked to someone else, each given
+        an error saying whose row it is. A deleted row's error alone would not stop the save
+        (the formset does not validate deleted rows), so a deletion also fails the formset."""
+        refused, deletions = [], []
+        for form in self.initial_forms:
+            person, external = form.initial.get("person"), form.initial.get("external")
+            if person in (None, self.member.pk) and external is None:
+                continue
+            deleted = form in self.deleted_forms
+            changed = [name for name in form.changed_data if name not in ("position", "DELETE")]
+            if not (deleted or changed):
+                continue
+            owner = _owner_of(form.instance.pk)
+            if deleted:
+                message = (
+                    f"“{form.initial.get('name')}” is linked to {owner}: only they, or an "
+                    "editor, can remove this author. Untick “Delete” on this row."
+                )
+                form.add_error(None, message)
+                deletions.append(message)
+            else:
+                form.add_error(
+                    changed[0] if changed[0] in form.fields else None,
+                    f"This author is linked to {owner}: only they, or an editor, can change "
+                    "this row. Put it back as it was.",
+                )
+            refused.append(form)
+        if deletions:
+            raise forms.ValidationError(deletions)
+        return refused
+
+
+def _owner_of(authorship_id: int) -> str:
+    """Whom a stored author row is linked to, as a member reads it: one query."""
+    row = Authorship.objects.select_related("person", "external").get(pk=authorship_id)
+    if row.person is not None:
+        return f"another member, {row.person}"
+    return f"the external person {row.external}"
 
 
 class AuthorForm(OrderedRowForm):
@@ -183,15 +221,21 @@ class AuthorshipInline(OrderedTabularInline):
     fields = ["position", "name", "person", "external", "link_status", "equal_contribution"]
     readonly_fields = ["link_status"]
     autocomplete_fields = ["person", "external"]
+    names: AuthorNames | None = None  # read by link_status, once per page
 
     @admin.display(description="link")
     def link_status(self, authorship):
-        """Why a row with a member's name is not linked to them."""
+        """Why a row with a member's name is not linked to them, or why a row is linked to
+        nobody when several people go by its name (the names are read once per page)."""
         if authorship.proposed_person_id:
             return f"Waiting for {authorship.proposed_person} to confirm"
         if authorship.link_declined:
             return "Kept off a member's profile"
-        return ""
+        if authorship.person_id or authorship.external_id or not authorship.name:
+            return ""
+        if self.names is None:
+            self.names = author_name_index()
+        return self.names.why_unlinked(authorship.name)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("person", "external", "proposed_person")

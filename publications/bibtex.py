@@ -57,7 +57,7 @@ from publications.citation_keys import refresh_citation_key
 from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
 from publications.search import refresh_search_text
-from publications.services import author_name_index
+from publications.services import AuthorNames, author_name_index
 from publications.venue_names import FULL_NAME_MAX, KnownVenue, VenueMatcher
 
 # The reason each version an import makes is recorded with, in the history pages.
@@ -422,13 +422,15 @@ class AuthorMatch:
     name: str
     member: Person | None
     external: ExternalPerson | None = None
+    # Why nobody is linked, when several people go by the name (AuthorNames.why_unlinked).
+    unlinked_reason: str = ""
 
     @classmethod
-    def of(cls, name: str, people: dict[str, Person | ExternalPerson]) -> "AuthorMatch":
+    def of(cls, name: str, people: AuthorNames) -> "AuthorMatch":
         who = people.get(normalize_name(name))
         if isinstance(who, ExternalPerson):
             return cls(name, None, who)
-        return cls(name, who)
+        return cls(name, who, unlinked_reason="" if who else people.why_unlinked(name))
 
 
 @dataclass(frozen=True)

@@ -7,26 +7,50 @@ from people.names import normalize_name
 from publications.models import Authorship
 
 
-def author_name_index() -> dict[str, Person | ExternalPerson]:
+class AuthorNames(dict[str, Person | ExternalPerson]):
+    """Each normalized name and alias, mapped to the one member or external person it names;
+    `namesakes` keeps the names left out, with everyone who goes by each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.namesakes: dict[str, list[Person | ExternalPerson]] = {}
+
+    def why_unlinked(self, name: str) -> str:
+        """Why an author printed as `name` is linked to nobody, when namesakes are why: staff
+        choose among them in the author row's pickers. Empty when nobody goes by the name."""
+        everyone = self.namesakes.get(normalize_name(name), [])
+        if not everyone:
+            return ""
+        who = "; ".join(person.described for person in everyone)
+        return f"Not linked: {len(everyone)} people go by “{name}”: {who}. Choose who it is."
+
+
+def author_name_index() -> AuthorNames:
     """Each normalized name and alias of the members and of the external people staff keep,
     mapped to whom it names.
 
-    A name that two of them share (two members, two records, or a member and a record) is left
-    out: an author is linked only when the name says unambiguously who it is. Two queries.
+    A name several of them share names the one published member among them when all the others
+    are draft profiles (a second profile begun for the same person, say); otherwise (two
+    published members, two records, or a member and a record) it is left out, in `namesakes`:
+    an author is linked only when the name says unambiguously who it is. Two queries.
     """
-    index: dict[str, Person | ExternalPerson] = {}
-    shared: set[str] = set()
     people: list[Person | ExternalPerson] = [
-        *Person.objects.only("name", "slug", "aliases"),
-        *ExternalPerson.objects.only("name", "slug", "aliases"),
+        *Person.objects.only("name", "slug", "aliases", "is_published"),
+        *ExternalPerson.objects.only("name", "slug", "aliases", "affiliation"),
     ]
+    by_name: dict[str, list[Person | ExternalPerson]] = {}
     for person in people:
         for key in person.name_keys():
-            if key in index and index[key] != person:
-                shared.add(key)
-            index[key] = person
-    for key in shared:
-        del index[key]
+            by_name.setdefault(key, []).append(person)
+    index = AuthorNames()
+    for key, everyone in by_name.items():
+        published = [who for who in everyone if isinstance(who, Person) and who.is_published]
+        if len(everyone) == 1:
+            index[key] = everyone[0]
+        elif len(published) == 1 and all(isinstance(who, Person) for who in everyone):
+            index[key] = published[0]
+        else:
+            index.namesakes[key] = everyone
     return index
 
 

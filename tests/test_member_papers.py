@@ -8,6 +8,7 @@ from django.urls import reverse
 from publications.models import Authorship, Publication
 from tests.admin_forms import inline_management
 from tests.admin_pages import change_form_data
+from tests.department import make_external
 from tests.factories import make_person, make_publication
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +147,50 @@ def test_a_member_cannot_take_another_member_off_a_paper_by_unlinking(client, la
     assert response.status_code == 200
     assert "linked to another member" in response.content.decode()
     assert Publication.objects.authored_by(lab["grace"]).get() == paper
+
+
+def post_edit(client, paper, changes: dict):
+    """Post the paper's change page as shown, with `changes` to its fields."""
+    return client.post(change_url(paper), change_form_data(client.get(change_url(paper))) | changes)
+
+
+def test_a_member_cannot_delete_the_author_row_linked_to_another_member(client, lab):
+    paper = make_publication(authors=[lab["ada"], lab["grace"]])
+    client.force_login(lab["ada"].user)
+    response = post_edit(client, paper, {"authorships-1-DELETE": "on"})
+    assert response.status_code == 200
+    assert "linked to another member, Grace Hopper" in response.content.decode()
+    assert Publication.objects.authored_by(lab["grace"]).get() == paper
+
+
+def test_a_member_cannot_rename_the_author_row_linked_to_another_member(client, lab):
+    paper = make_publication(authors=[lab["ada"], lab["grace"]])
+    client.force_login(lab["ada"].user)
+    response = post_edit(client, paper, {"authorships-1-name": "Someone Else"})
+    assert response.status_code == 200
+    assert "only they, or an editor, can change this row" in response.content.decode()
+    assert paper.authorships.get(person=lab["grace"]).name == "Grace Hopper"
+    # Her own row, the order and the unlinked rows stay Ada's to change.
+    paper = make_publication(authors=[lab["grace"], "Outsider", lab["ada"]])
+    changes = {
+        "authorships-0-position": "3",
+        "authorships-1-DELETE": "on",
+        "authorships-2-name": "Ada King",
+        "authorships-2-position": "1",
+    }
+    response = post_edit(client, paper, changes)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    rows = paper.authorships.order_by("position").values_list("name", "person")
+    assert list(rows) == [("Ada King", lab["ada"].pk), ("Grace Hopper", lab["grace"].pk)]
+
+
+def test_a_member_cannot_unlink_rename_or_delete_a_row_linked_to_an_external_person(client, lab):
+    paper = make_publication(authors=[lab["ada"], "Xin Jin"])
+    xin = make_external(name="Xin Jin")  # claims the row printed with its name
+    client.force_login(lab["ada"].user)
+    for change in ({"authorships-1-external": ""}, {"authorships-1-name": "X. Jinn"}):
+        response = post_edit(client, paper, change)
+        assert response.status_code == 200
+        assert "linked to the external person Xin Jin" in response.content.decode()
+    assert post_edit(client, paper, {"authorships-1-DELETE": "on"}).status_code == 200
+    assert paper.authorships.get(position=2).external == xin

@@ -3,13 +3,14 @@ author; an anonymous visitor nothing. Checked through the admin's own URLs."""
 
 import pytest
 from django.contrib.auth.models import Group
+from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from directory.models import Lab
 from news.models import NewsItem
 from people.models import Education
 from publications.models import Publication
-from tests.admin_forms import inline_management
+from tests.admin_forms import inline_management, post_person
 from tests.factories import make_group, make_news, make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
@@ -249,3 +250,32 @@ def test_drafts_are_previewed_by_editors_and_by_their_own_member_only(
     assert client.get(url).status_code == 404
     client.force_login(lab["editor"])
     assert client.get(url).status_code == 200
+
+
+def test_linking_a_login_without_staff_status_gives_it_what_signing_in_needs(
+    client, lab, django_user_model
+):
+    """Before, the link was accepted and the member's sign-in then said the password was
+    wrong."""
+    login = django_user_model.objects.create_user("lin", password="pw-for-lin")
+    linus = make_person(name="Linus Torvalds", slug="linus")
+    client.force_login(lab["editor"])
+    response = post_person(client, linus, user=str(login.pk))
+    assert response.status_code == 302
+    messages = [str(message) for message in get_messages(response.wsgi_request)]
+    assert any("now has staff status and the Member logins group" in m for m in messages)
+    client.logout()
+    credentials = {"username": "lin", "password": "pw-for-lin", "next": reverse("admin:index")}
+    signed_in = client.post(reverse("admin:login"), credentials, follow=True)
+    assert "<h1>Edit my profile</h1>" in signed_in.content.decode()
+
+
+def test_linking_a_switched_off_login_is_refused_with_the_reason(client, lab, django_user_model):
+    login = django_user_model.objects.create_user("gone", password="pw", is_active=False)
+    linus = make_person(name="Linus Torvalds", slug="linus")
+    client.force_login(lab["editor"])
+    response = post_person(client, linus, user=str(login.pk))
+    assert response.status_code == 200
+    assert "is switched off" in str(response.context["adminform"].form.errors["user"])
+    linus.refresh_from_db()
+    assert linus.user is None
