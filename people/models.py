@@ -163,6 +163,26 @@ class PersonQuerySet(PublishableQuerySet):
         )
 
 
+# A person has a few spellings of their name; linking asks the database for each, so a list of
+# thousands (pasted by mistake, or on purpose) would make every save of the person fail.
+MAX_ALIASES = 50
+MAX_ALIAS_LENGTH = 200
+
+
+def validate_aliases(text: str) -> None:
+    aliases = _lines(text)
+    if len(aliases) > MAX_ALIASES:
+        raise ValidationError(
+            f"At most {MAX_ALIASES} aliases, one per line; this has {len(aliases):,}. "
+            "Keep the spellings author lists really print."
+        )
+    if too_long := [alias for alias in aliases if len(alias) > MAX_ALIAS_LENGTH]:
+        raise ValidationError(
+            f"An alias is a name of at most {MAX_ALIAS_LENGTH} characters; "
+            f"“{too_long[0][:40]}…” has {len(too_long[0]):,}."
+        )
+
+
 class KnownByNames:
     """A member or an external person: whom an author line's printed name may stand for."""
 
@@ -249,6 +269,7 @@ class Person(KnownByNames, PublicPage):
     )
     aliases = models.TextField(
         blank=True,
+        validators=[validate_aliases],
         help_text=(
             "Other spellings of the name found in author lists, one per line "
             '(e.g. "H. Zhu"). Used to link publications to this person. An alias another '
@@ -258,6 +279,7 @@ class Person(KnownByNames, PublicPage):
     pending_aliases = models.TextField(
         "aliases waiting for an editor",
         blank=True,
+        validators=[validate_aliases],
         help_text=(
             "Spellings the member added, one per line: publications are linked by them once an "
             "editor accepts them. Editors delete the lines they do not accept."
@@ -751,6 +773,7 @@ class ExternalPerson(KnownByNames, ValidatedModel):
     )
     aliases = models.TextField(
         blank=True,
+        validators=[validate_aliases],
         help_text="Other spellings of the name found in author lists, one per line. Used to "
         "link author rows to this record.",
     )

@@ -1,0 +1,32 @@
+"""A list of aliases is a few spellings of a name: thousands of lines are refused at save, with
+a message, instead of failing the save (linking asks the database for every alias)."""
+
+import pytest
+from django.urls import reverse
+
+from people.models import MAX_ALIASES, ExternalPerson
+from tests.admin_pages import change_form_data
+
+pytestmark = pytest.mark.django_db
+
+
+def test_thousands_of_aliases_are_refused_with_a_message(editor_client):
+    outsider = ExternalPerson.objects.create(name="Plain Outsider", slug="plain-outsider")
+    url = reverse("admin:people_externalperson_change", args=[outsider.pk])
+    data = change_form_data(editor_client.get(url))
+    aliases = "\n".join(f"Name {number}" for number in range(5000))
+    response = editor_client.post(url, data | {"aliases": aliases})
+    assert response.status_code == 200
+    assert f"At most {MAX_ALIASES} aliases" in str(response.context["errors"])
+    outsider.refresh_from_db()
+    assert outsider.aliases == ""
+
+
+def test_a_few_aliases_are_kept(editor_client):
+    outsider = ExternalPerson.objects.create(name="Plain Outsider", slug="plain-outsider")
+    url = reverse("admin:people_externalperson_change", args=[outsider.pk])
+    data = change_form_data(editor_client.get(url))
+    response = editor_client.post(url, data | {"aliases": "P. Outsider\nOutsider, P."})
+    assert response.status_code == 302
+    outsider.refresh_from_db()
+    assert outsider.alias_list == ["P. Outsider", "Outsider, P."]
