@@ -625,4 +625,6 @@ def _pg_tool(name: str) -> str:
 def _run(command: list[str]) -> None:
     result = subprocess.run(command, env=_pg_environment(), capture_output=True, text=True)
     if result.returncode != 0:
-        raise BackupError(f"{Path(command[0]).name} failed: {result.stderr.strip()[-2000:]}")
+        # One line, so that a refusal stays one line: PostgreSQL's tools write several.
+        detail = " ".join(result.stderr.split())[-2000:] or f"exit status {result.returncode}"
+        raise BackupError(f"{Path(command[0]).name} failed: {detail}")
