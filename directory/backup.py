@@ -333,11 +333,16 @@ def restore_backup(*, archive_path: Path, storage: Storage = default_storage) ->
         try:
             _restore_media(manifest, unpacked / MEDIA_PREFIX, storage, saved=saved)
             commit()
-        except BaseException:
+        except BaseException as error:
             for name in saved:
                 storage.delete(name)
             if vendor == "sqlite":
                 _remove_sqlite_files(staged)
+            if isinstance(error, OSError):
+                raise BackupError(
+                    f"Writing the restored site failed ({_reason(error)}): the site was left "
+                    "as it was; fix the cause and run restore again."
+                ) from None
             raise
     differences = compare_with_manifest(manifest, storage=storage)
     if differences:

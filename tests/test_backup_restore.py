@@ -348,3 +348,25 @@ def test_restore_into_a_database_migrate_has_just_made_is_accepted(tmp_path, dat
     # Once it holds a site, a second restore is refused.
     with pytest.raises(RuntimeError, match="a backup is restored into an empty database"):
         manage(target, "restore", str(archive))
+
+
+@pytest.mark.django_db
+def test_media_files_restored_before_a_database_step_that_fails_are_deleted_again(
+    tmp_path, small_backup, settings, monkeypatch
+):
+    """The database is replaced last; when that step fails, the media saved before it go, so
+    the site is as it was and restore can run again. (In this process: the step is made to
+    fail where a full disk or a stopped PostgreSQL would.)"""
+    from directory import backup
+
+    def staged(manifest, database_file):
+        return tmp_path / "staged.sqlite3"
+
+    def disk_full(staged):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(backup, "_stage_sqlite", staged)
+    monkeypatch.setattr(backup, "_swap_in_sqlite", disk_full)
+    with pytest.raises(backup.BackupError, match="No space left on device.*left as it was"):
+        backup.restore_backup(archive_path=small_backup)
+    assert not every_file(Path(settings.MEDIA_ROOT))
