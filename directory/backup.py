@@ -263,7 +263,7 @@ def _checked(manifest: Manifest, archive_path: Path) -> Manifest:
         raise BackupError(f"The manifest of {archive_path} lacks {missing}: {altered}") from None
     if not well_formed:
         raise BackupError(
-            f"The manifest of {archive_path} lists its tables or media files malformed: {altered}"
+            f"The manifest of {archive_path} has a malformed list of tables or media files: {altered}"
         )
     if vendor not in DATABASE_FILES or name != DATABASE_FILES[vendor]:
         raise BackupError(
