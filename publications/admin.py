@@ -23,11 +23,14 @@ from publications.bibtex_jobs import (
     AlreadyConfirmed,
     ReviewPage,
     confirm_import,
+    fail_stalled_jobs,
     queue_review,
     reads_in_worker,
     record_review,
     run_import_keeping_review,
     runs_in_worker,
+    start_again,
+    with_latest_progress,
 )
 from publications.citation_keys import refresh_citation_key
 from publications.forms import BibtexImportForm
@@ -421,15 +424,33 @@ class PublicationAdmin(MemberScopedAdmin):
             return self._render_review(request, ReviewPage.stored(job), job=job)
         if request.method == "POST" and "review-again" in request.POST and job.text:
             return self._review(request, job.text)
+        if request.method == "POST" and "start-again" in request.POST:
+            return self._start_again(request, job)
+        if fail_stalled_jobs():
+            job.refresh_from_db()
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": "BibTeX import",
-            "job": job,
+            "job": with_latest_progress(job),
+            "can_start_again": job.interrupted != "" and job.state == BibtexImport.State.FAILED,
             "waiting": job.phase == WAITING,
             "refresh_seconds": STATUS_REFRESH_SECONDS,
         }
         return TemplateResponse(request, "admin/publications/import_bibtex_status.html", context)
+
+    def _start_again(self, request, job: BibtexImport):
+        """A job its worker stopped on, queued again from where it stopped."""
+        again = start_again(job_id=job.pk)
+        if again is None:
+            messages.info(
+                request, "This import was started again already: here is where it stands."
+            )
+        elif again.state == BibtexImport.State.READING:
+            review_bibtex_upload.enqueue(str(again.pk))
+        else:
+            run_bibtex_import.enqueue(str(again.pk))
+        return redirect(_status_url(job))
 
     def _review(self, request, text: str, bibliography: Bibliography | None = None):
         """A small file is reviewed in the request; a large one in the worker, its progress and

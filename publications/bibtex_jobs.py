@@ -7,6 +7,12 @@ review page it would show, rows already rendered, so the request that shows it r
 Each step moves an import's state forward with one conditional UPDATE (reviewed → queued →
 running → finished), so a double-submitted confirm, or a task run twice, finds the state
 already moved and does nothing: the database decides, under any number of web workers.
+
+A worker that dies (killed, out of memory, the machine restarted) leaves its job reading or
+running. Each report of progress is its heartbeat; a job not heard of for
+BIBTEX_WORKER_TIMEOUT_SECONDS is failed when its page is viewed or the next task starts, and
+"Start again" queues it anew. The import saves in one transaction, which is committed only if
+the job is still running then: a job marked failed has saved nothing, whatever the worker did.
 """
 
 import logging
@@ -16,6 +22,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
+from django.core.cache import cache
+from django.db import DatabaseError, connection
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -45,6 +53,10 @@ LOG_BATCH = 500
 # Review rows rendered per template call, and between two reports of progress.
 ROW_BATCH = 1000
 WAITING = "Waiting for the worker"
+
+
+class WorkerStopped(Exception):
+    """The job was marked failed while this worker still ran it: its import must not commit."""
 
 
 class AlreadyConfirmed(Exception):
@@ -140,18 +152,21 @@ def queue_review(*, text: str, user) -> BibtexImport:
 def review_upload(job_id) -> BibtexImport | None:
     """Read and review a large upload, recording progress, and keep its review page. None when
     it was not waiting to be read (already read, or gone)."""
-    if not BibtexImport.objects.filter(pk=job_id, state=State.READING).exists():
+    fail_stalled_jobs()
+    if not BibtexImport.objects.filter(
+        pk=job_id, state=State.READING, heartbeat_at__isnull=True
+    ).update(heartbeat_at=timezone.now()):
         return None
     job = BibtexImport.objects.get(pk=job_id)
-
-    def progress(phase: str, done: int, total: int) -> None:
-        BibtexImport.objects.filter(pk=job_id).update(phase=phase, done=done, total=total)
-
+    progress = _reporter(job_id, state=State.READING)
     try:
         bibliography = parse_bibtex(job.text, progress=progress)
         progress("Comparing with the publications", 0, len(bibliography.entries))
         review = review_bibliography(bibliography=bibliography)
         page = ReviewPage.of(review, progress=progress)
+    except WorkerStopped:
+        job.refresh_from_db()
+        return job
     except Exception:
         logger.exception("Reading the BibTeX upload %s failed", job_id)
         message = "Reading the file failed on an error. The server's log has it."
@@ -205,17 +220,18 @@ def run_import(job_id) -> BibtexImport | None:
 def run_import_keeping_review(job_id) -> tuple[BibtexImport | None, Review | None]:
     """run_import(), with the review that refused it, made as the database is now: the admin
     shows it again without reading the file a second time."""
+    fail_stalled_jobs()
     if not BibtexImport.objects.filter(pk=job_id, state=State.QUEUED).update(
-        state=State.RUNNING, phase="Reading the entries", done=0
+        state=State.RUNNING, phase="Reading the entries", done=0, heartbeat_at=timezone.now()
     ):
         return None, None
     job = BibtexImport.objects.get(pk=job_id)
-
-    def progress(phase: str, done: int, total: int) -> None:
-        BibtexImport.objects.filter(pk=job_id).update(phase=phase, done=done, total=total)
-
+    progress = _reporter(job_id, state=State.RUNNING)
     try:
         result = import_bibtex(text=job.text, keys=chosen_keys(job), progress=progress)
+    except WorkerStopped:
+        job.refresh_from_db()
+        return job, None
     except ImportRefused as refused:
         problems = refused.review.all_problems
         finished = _finish(job, State.REFUSED, str(refused), problems=problems[:PROBLEMS_SHOWN])
@@ -226,6 +242,110 @@ def run_import_keeping_review(job_id) -> tuple[BibtexImport | None, Review | Non
         return _finish(job, State.FAILED, message), None
     _log_in_admin_history(result, user_id=job.created_by_id)
     return _finish(job, State.DONE, result_message(result), text=""), None
+
+
+def _reporter(job_id, *, state: str) -> Progress:
+    """Progress written on the job, with its heartbeat. Inside the import's transaction the
+    row's changes are seen by no one else until it commits, so progress goes to the cache
+    too (shared by the site's processes: file or Redis), where the status page reads it; the
+    last report there moves the heartbeat in the transaction, which commits only if the job
+    is still running."""
+
+    def progress(phase: str, done: int, total: int) -> None:
+        now = timezone.now()
+        if not connection.in_atomic_block:
+            BibtexImport.objects.filter(pk=job_id).update(
+                phase=phase, done=done, total=total, heartbeat_at=now
+            )
+            return
+        cache.set(
+            _heartbeat_key(job_id), (now, phase, done, total), int(_timeout().total_seconds()) * 2
+        )
+        if done == total and not BibtexImport.objects.filter(pk=job_id, state=state).update(
+            phase=phase, done=done, total=total, heartbeat_at=now
+        ):
+            raise WorkerStopped
+
+    return progress
+
+
+def _heartbeat_key(job_id) -> str:
+    return f"bibtex-import-heartbeat:{job_id}"
+
+
+def _timeout() -> timedelta:
+    return timedelta(seconds=settings.BIBTEX_WORKER_TIMEOUT_SECONDS)
+
+
+def with_latest_progress(job: BibtexImport) -> BibtexImport:
+    """The job with the progress its worker reported from inside its transaction, if newer."""
+    reported = cache.get(_heartbeat_key(job.pk)) if not job.is_finished else None
+    if reported and (job.heartbeat_at is None or reported[0] > job.heartbeat_at):
+        job.heartbeat_at, job.phase, job.done, job.total = reported
+    return job
+
+
+STOPPED_MESSAGES = {
+    State.READING: (
+        "The worker stopped while reading the file (nothing heard from it since {since}): "
+        "nothing was imported. Start again to read it once more."
+    ),
+    State.RUNNING: (
+        "The worker stopped while importing (nothing heard from it since {since}): nothing was "
+        "saved, since an import saves all its entries together or none. Start again to import "
+        "them."
+    ),
+}
+
+
+def fail_stalled_jobs() -> int:
+    """Fail every job whose worker has not reported within the timeout: the worker died. Run
+    when a status page is viewed and when a worker, restarted or not, starts a task. How many
+    it failed."""
+    cutoff = timezone.now() - _timeout()
+    failed = 0
+    stalled = BibtexImport.objects.filter(state__in=STOPPED_MESSAGES, heartbeat_at__lt=cutoff).only(
+        "pk", "state", "heartbeat_at"
+    )
+    for job in stalled:
+        since = with_latest_progress(job).heartbeat_at
+        assert since is not None  # the query asked for a heartbeat
+        if since >= cutoff:  # alive, inside its transaction
+            continue
+        message = STOPPED_MESSAGES[State(job.state)].format(
+            since=timezone.localtime(since).strftime("%Y-%m-%d %H:%M:%S")
+        )
+        try:
+            failed += BibtexImport.objects.filter(pk=job.pk, state=job.state).update(
+                state=State.FAILED,
+                interrupted=job.state,
+                message=message,
+                finished_at=timezone.now(),
+            )
+        except DatabaseError:  # SQLite, a long write elsewhere: the next look will do it
+            logger.warning("Could not mark the stalled BibTeX import %s failed", job.pk)
+    return failed
+
+
+def start_again(*, job_id) -> BibtexImport | None:
+    """Queue a job the worker stopped on, from the state it stopped in. None when it is not
+    such a job (started again already, or never interrupted)."""
+    job = BibtexImport.objects.filter(pk=job_id, state=State.FAILED).first()
+    if job is None or job.interrupted not in STOPPED_MESSAGES:
+        return None
+    again = State.QUEUED if job.interrupted == State.RUNNING else State.READING
+    if not BibtexImport.objects.filter(pk=job.pk, state=State.FAILED).update(
+        state=again,
+        interrupted="",
+        phase=WAITING,
+        done=0,
+        message="",
+        finished_at=None,
+        heartbeat_at=None,
+    ):
+        return None
+    job.refresh_from_db()
+    return job
 
 
 def result_message(result: ImportResult) -> str:

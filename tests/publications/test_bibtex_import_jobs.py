@@ -1,13 +1,17 @@
 """A confirmed BibTeX import: any number of entries in the form, once only however often it is
 submitted, and in the task worker with a progress page when it is large."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from publications import bibtex_jobs
 from publications.bibtex import parse_bibtex
 from publications.bibtex_jobs import run_import
 from publications.models import BibtexImport, Publication
@@ -155,3 +159,105 @@ def test_the_progress_page_is_for_those_who_may_import(editor_client, django_use
         ).status_code
         == 404
     )
+
+
+# A worker that dies ----------------------------------------------------------------------------
+
+
+def worker_died(job: BibtexImport, *, state: str, phase: str, silent_for: timedelta) -> None:
+    """What a killed worker leaves: its task claimed, its job mid-way, its last report old."""
+    DBTaskResult.objects.update(status="RUNNING")
+    BibtexImport.objects.filter(pk=job.pk).update(
+        state=state, phase=phase, done=0, heartbeat_at=timezone.now() - silent_for
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_whose_worker_died_is_shown_failed_and_starts_again(editor_client, settings):
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 2
+    settings.BIBTEX_WORKER_TIMEOUT_SECONDS = 120
+    confirm(editor_client, review(editor_client, many(5)), skip=["k00004"])
+    job = BibtexImport.objects.get()
+
+    worker_died(job, state="running", phase="Saving", silent_for=timedelta(seconds=60))
+    still_heard = editor_client.get(status_url(job)).content.decode()
+    assert "Running" in still_heard and "the import goes on" in still_heard
+
+    worker_died(job, state="running", phase="Saving", silent_for=timedelta(minutes=3))
+    page = editor_client.get(status_url(job)).content.decode()
+    assert "Failed: nothing was imported" in page
+    assert "The worker stopped while importing" in page
+    assert "nothing was saved, since an import saves all its entries together or none" in page
+    assert 'name="start-again"' in page and 'value="Start again"' in page
+    assert "http-equiv" not in page and "the import goes on" not in page
+
+    again = editor_client.post(status_url(job), {"start-again": "1"})
+    assert again.status_code == 302 and again["Location"] == status_url(job)
+    assert "Waiting for the worker" in editor_client.get(status_url(job)).content.decode()
+    # A second click queues nothing more.
+    editor_client.post(status_url(job), {"start-again": "1"})
+    assert DBTaskResult.objects.filter(status="READY").count() == 1
+
+    run_worker()
+    finished = editor_client.get(status_url(job)).content.decode()
+    assert "Imported 4 new publications and updated 0." in finished
+    assert Publication.objects.count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_starting_a_task_fails_the_jobs_a_dead_worker_held(editor_client, settings):
+    """A restarted worker's first task fails what the dead one held, page viewed or not."""
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 1
+    confirm(editor_client, review(editor_client, many(2)))
+    held = BibtexImport.objects.get()
+    worker_died(held, state="running", phase="Saving", silent_for=timedelta(minutes=10))
+    others = "@misc{o1, title={Other one}, year=2024}\n@misc{o2, title={Other two}, year=2024}\n"
+    confirm(editor_client, review(editor_client, others))  # queued for the worker
+
+    run_worker()
+
+    held.refresh_from_db()
+    assert (held.state, held.interrupted) == ("failed", "running")
+    assert held.message.startswith("The worker stopped while importing")
+    assert sorted(Publication.objects.values_list("title", flat=True)) == ["Other one", "Other two"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_failed_as_stopped_while_it_still_ran_saves_nothing(
+    editor_client, settings, monkeypatch
+):
+    """Marked failed by a page view while the worker was slow, not dead: the worker's
+    transaction sees it at its end and rolls back, so the message "nothing was saved" holds."""
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 1
+    confirm(editor_client, review(editor_client, many(3)))
+    job = BibtexImport.objects.get()
+    real_import = bibtex_jobs.import_bibtex
+
+    def slow_import(**arguments):
+        worker_died(job, state="running", phase="Saving", silent_for=timedelta(minutes=10))
+        editor_client.get(status_url(job))  # a look at its page meanwhile
+        return real_import(**arguments)
+
+    monkeypatch.setattr(bibtex_jobs, "import_bibtex", slow_import)
+    run_import(job.pk)
+
+    job.refresh_from_db()
+    assert job.state == "failed" and job.message.startswith("The worker stopped while importing")
+    assert not Publication.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_upload_whose_worker_died_while_reading_is_read_again(editor_client, settings):
+    settings.BIBTEX_INLINE_REVIEW_MAX_ENTRIES = 2
+    reviewing = editor_client.post(URL, {"text": many(4)})
+    job = BibtexImport.objects.get()
+    assert reviewing["Location"] == status_url(job)
+    worker_died(job, state="reading", phase="Reading the entries", silent_for=timedelta(hours=1))
+
+    page = editor_client.get(status_url(job)).content.decode()
+    assert "The worker stopped while reading the file" in page
+    editor_client.post(status_url(job), {"start-again": "1"})
+    run_worker()
+
+    reviewed = editor_client.get(status_url(job)).content.decode()
+    assert "k00003" in reviewed and "Import" in reviewed

@@ -7,8 +7,9 @@ from directory.backup import BackupError, restore_backup
 
 class Command(BaseCommand):
     help = (
-        "Restore an archive made by `manage.py backup` into an empty database and media "
-        "storage, then check every table's row count and every file against its manifest."
+        "Restore an archive made by `manage.py backup` into an empty (or just migrated) "
+        "database and an empty media storage. The whole archive is verified first; a refusal "
+        "leaves the site as it was. Stop the site while it runs."
     )
 
     def add_arguments(self, parser):
