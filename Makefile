@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format bench bench-bibtex load vnu
+.PHONY: run test install migrations-check lint format bench bench-bibtex load vnu screenshots
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ $(VNU_JAR): Makefile
 	touch $@
 
 vnu: $(VNU_JAR)
+
+## Re-take the README's screenshots (docs/*.png) from a freshly seeded site with Chromium.
+screenshots: install
+	$(BIN)/python docs/screenshots.py
 
 ## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000,
 ## with the task worker (large BibTeX imports) beside it; Ctrl+C stops both.
