@@ -7,7 +7,6 @@ links and a DOI, as the README says. `--dark` shoots the same pages in the dark 
 test-artifacts/readme-dark/ instead, to look at (the README shows the light ones).
 """
 
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -15,12 +14,7 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from tests.browser.conftest import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    free_port,
-    wait_until_serving,
-)
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, runserver  # noqa: E402
 from tests.live_site import manage, prepare_site, site_environment  # noqa: E402
 
 SAMPLE_CONTENT = """
@@ -88,21 +82,8 @@ def main() -> None:
         environment = site_environment(Path(work))
         prepare_site(environment, staff=[])
         manage(environment, "shell", "-c", SAMPLE_CONTENT)
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-            cwd=PROJECT,
-            env=environment,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            wait_until_serving(f"{url}/", server)
+        with runserver(environment) as url:
             take(url, folder, "dark" if dark else "light")
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
     print(f"Screenshots written to {folder}")
 
 

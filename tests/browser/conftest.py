@@ -5,12 +5,14 @@ whitenoise, its own database seeded with the four profiles, and a staff account.
 is Debian's Chromium driven by Playwright; no browser is downloaded.
 """
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -58,6 +60,26 @@ def wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30)
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"The test server did not answer at {url} within {timeout} s.")
+
+
+@contextlib.contextmanager
+def runserver(environment: dict[str, str]) -> Iterator[str]:
+    """`manage.py runserver` on a free port of 127.0.0.1, its address while it serves."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=PROJECT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(f"{url}/", process)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")
@@ -113,21 +135,8 @@ def site_url(server_environment) -> str:
     manage("migrate", "--noinput")
     manage("seed")
     manage("createsuperuser", "--noinput", "--username", STAFF_USER, "--email", "e@example.org")
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=PROJECT,
-        env=server_environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(f"{url}/", process)
+    with runserver(server_environment) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 GROUP = "/groups/ml-systems/"
