@@ -40,6 +40,7 @@ PAGES = {
     "search-empty": "/search/",
     "not-found": "/no-such-page/",
     "admin-login": "/admin/login/",
+    "api-docs": "/api/docs",
 }
 
 
