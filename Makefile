@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format bench bench-bibtex load
+.PHONY: run test install migrations-check lint format bench bench-bibtex load vnu screenshots
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,21 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 	touch $@
 
 install: $(VENV)/.installed
+
+## The W3C's Nu HTML Checker, which the HTML test runs with Java (tests/tools.py): vnu.jar from
+## the npm registry (PyPI's copies are years old), into the git-ignored .tools/. Needs npm.
+VNU_VERSION := 26.9.27
+VNU_JAR := .tools/node_modules/vnu-jar/build/dist/vnu.jar
+
+$(VNU_JAR): Makefile
+	npm install --prefix .tools --no-save --no-audit --no-fund --ignore-scripts vnu-jar@$(VNU_VERSION)
+	touch $@
+
+vnu: $(VNU_JAR)
+
+## Re-take the README's screenshots (docs/*.png) from a freshly seeded site with Chromium.
+screenshots: install
+	$(BIN)/python docs/screenshots.py
 
 ## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000,
 ## with the task worker (large BibTeX imports) beside it; Ctrl+C stops both.

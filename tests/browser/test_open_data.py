@@ -13,8 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.conftest import VIEWPORTS, signed_in_page
-from tests.browser.test_department import ADD_GROUP, REMOVE_GROUP, shell
+from tests.browser.conftest import ADD_GROUP, REMOVE_GROUP, VIEWPORTS, shell, signed_in_page
 
 BLOCKING_IMPACTS = {"serious", "critical"}
 # What a host page might look like: its own font, nothing of the lab's.
