@@ -7,6 +7,8 @@ import directory.identifiers
 import directory.validation
 from django.db import migrations, models
 
+from publications.search import create_full_text_index
+
 
 def mend(apps, schema_editor):
     from directory.mending import mend_rows
@@ -20,7 +22,10 @@ class Migration(migrations.Migration):
         ('publications', '0019_published_facets_index'),
     ]
 
+    # Publication.doi becomes a DoiField: SQLite rebuilds the table, which drops the search
+    # index's triggers, so they are made again after (and after the reverse, run last).
     operations = [
+        migrations.RunPython(migrations.RunPython.noop, create_full_text_index),
         migrations.AlterField(
             model_name='authorship',
             name='name',
@@ -41,5 +46,6 @@ class Migration(migrations.Migration):
             name='doi',
             field=directory.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
         ),
+        migrations.RunPython(create_full_text_index, migrations.RunPython.noop),
         migrations.RunPython(mend, migrations.RunPython.noop),
     ]

@@ -64,12 +64,12 @@ def test_a_kept_entry_is_the_entry_rendered_anew(client, member_with_papers, set
     [
         (
             lambda: Authorship.objects.filter(name="Ann Lee").update(name="Ann B. Lee"),
-            "Ann B. Lee, ",
-            "Ann Lee, ",
+            "<bdi>Ann B. Lee</bdi>, ",
+            "<bdi>Ann Lee</bdi>, ",
         ),
         (
             lambda: Person.objects.filter(slug="hang-zhu").update(is_published=False),
-            "Ann Lee, Hang Zhu",
+            "<bdi>Ann Lee</bdi>, <bdi>Hang Zhu</bdi>",
             'href="/people/hang-zhu/"',
         ),
         (

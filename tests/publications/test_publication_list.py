@@ -140,7 +140,7 @@ class SeededPublicationListTests(SeededTestCase):
 
     def test_members_are_linked_and_equal_contribution_is_marked(self):
         html = self.client.get(URL, {"q": "Klotski"}).content.decode()
-        assert 'Yihao Zhao<abbr class="equal" title="Equal contribution">*</abbr>' in html
+        assert 'Yihao Zhao</bdi><abbr class="equal" title="Equal contribution">*</abbr>' in html
         assert '<a class="member" href="/people/hang-zhu/"><bdi>Hang Zhu</bdi></a>' in html
         assert "contributed equally" in html
 
