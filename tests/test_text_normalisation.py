@@ -29,7 +29,7 @@ from news.models import NewsItem
 from people.models import ExternalPerson, Person
 from publications.bibtex import import_bibtex, parse_bibtex
 from publications.models import Authorship, Publication
-from tests.admin_forms import inline_management, post_person, publication_form
+from tests.admin_forms import new_publication_form, post_person, publication_form
 from tests.factories import make_news, make_person, make_publication
 
 ORCID = "0000-0002-1825-0097"
@@ -300,17 +300,7 @@ def test_feeds_stay_well_formed_xml_over_rows_stored_before_the_rule(client):
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", ["feed", "embed", "export"])
 def test_a_publication_slug_another_address_uses_is_refused_in_the_admin(editor_client, slug):
-    data = {
-        "title": "Feed",
-        "slug": slug,
-        "year": "2026",
-        "type": Publication.Type.CONFERENCE_PAPER,
-        "status": Publication.Status.PUBLISHED,
-        "is_published": "on",
-        **inline_management("authorships"),
-        **inline_management("awards"),
-        **inline_management("links"),
-    }
+    data = new_publication_form(title="Feed", slug=slug)
     response = editor_client.post(reverse("admin:publications_publication_add"), data)
     assert response.status_code == 200
     [message] = response.context["adminform"].form.errors["slug"]
