@@ -20,6 +20,8 @@ from django.utils.deconstruct import deconstructible
 @cache
 def slug_url_names(namespace: str) -> tuple[str, ...]:
     """The URL names in `namespace` whose address takes a `slug`: "detail", "citation", "cv"."""
+    if namespace not in get_resolver().namespace_dict:
+        return ()  # a page the URLconf does not serve has no address to hide
     _prefix, resolver = get_resolver().namespace_dict[namespace]
     names = set()
     for key in resolver.reverse_dict:

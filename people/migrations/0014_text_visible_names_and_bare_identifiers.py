@@ -27,19 +27,9 @@ class Migration(migrations.Migration):
             field=models.CharField(help_text='The name as author lists print it.', max_length=200, validators=[directory.validation.validate_visible_name]),
         ),
         migrations.AlterField(
-            model_name='externalperson',
-            name='orcid',
-            field=directory.identifiers.OrcidField(blank=True, help_text='e.g. "0000-0002-1825-0097", or its address on orcid.org.', max_length=19, verbose_name='ORCID'),
-        ),
-        migrations.AlterField(
             model_name='historicalexternalperson',
             name='name',
             field=models.CharField(help_text='The name as author lists print it.', max_length=200, validators=[directory.validation.validate_visible_name]),
-        ),
-        migrations.AlterField(
-            model_name='historicalexternalperson',
-            name='orcid',
-            field=directory.identifiers.OrcidField(blank=True, help_text='e.g. "0000-0002-1825-0097", or its address on orcid.org.', max_length=19, verbose_name='ORCID'),
         ),
         migrations.AlterField(
             model_name='historicalperson',
@@ -50,6 +40,23 @@ class Migration(migrations.Migration):
             model_name='person',
             name='name',
             field=models.CharField(help_text='The name as the person writes it.', max_length=200, validators=[directory.validation.validate_initials, directory.validation.validate_visible_name]),
+        ),
+        # The new field class stores the same column (a varchar of the same length): only
+        # Django's state changes. Altering the column would make SQLite rebuild the table, which
+        # drops what migrations added by hand (the search index's triggers, the list-order index).
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name='externalperson',
+                    name='orcid',
+                    field=directory.identifiers.OrcidField(blank=True, help_text='e.g. "0000-0002-1825-0097", or its address on orcid.org.', max_length=19, verbose_name='ORCID'),
+                ),
+                migrations.AlterField(
+                    model_name='historicalexternalperson',
+                    name='orcid',
+                    field=directory.identifiers.OrcidField(blank=True, help_text='e.g. "0000-0002-1825-0097", or its address on orcid.org.', max_length=19, verbose_name='ORCID'),
+                ),
+            ],
         ),
         migrations.RunPython(mend, migrations.RunPython.noop),
     ]

@@ -7,8 +7,6 @@ import directory.identifiers
 import directory.validation
 from django.db import migrations, models
 
-from publications.search import create_full_text_index
-
 
 def mend(apps, schema_editor):
     from directory.mending import mend_rows
@@ -22,10 +20,7 @@ class Migration(migrations.Migration):
         ('publications', '0019_published_facets_index'),
     ]
 
-    # Publication.doi becomes a DoiField: SQLite rebuilds the table, which drops the search
-    # index's triggers, so they are made again after (and after the reverse, run last).
     operations = [
-        migrations.RunPython(migrations.RunPython.noop, create_full_text_index),
         migrations.AlterField(
             model_name='authorship',
             name='name',
@@ -36,16 +31,22 @@ class Migration(migrations.Migration):
             name='name',
             field=models.CharField(help_text='The name as printed in the paper.', max_length=200, validators=[directory.validation.validate_visible_name]),
         ),
-        migrations.AlterField(
-            model_name='historicalpublication',
-            name='doi',
-            field=directory.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
+        # The new field class stores the same column (a varchar of the same length): only
+        # Django's state changes. Altering the column would make SQLite rebuild the table, which
+        # drops what migrations added by hand (the search index's triggers, the list-order index).
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name='historicalpublication',
+                    name='doi',
+                    field=directory.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
+                ),
+                migrations.AlterField(
+                    model_name='publication',
+                    name='doi',
+                    field=directory.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
+                ),
+            ],
         ),
-        migrations.AlterField(
-            model_name='publication',
-            name='doi',
-            field=directory.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
-        ),
-        migrations.RunPython(create_full_text_index, migrations.RunPython.noop),
         migrations.RunPython(mend, migrations.RunPython.noop),
     ]
