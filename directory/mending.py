@@ -9,6 +9,8 @@ it had, so nothing is lost from sight):
   "10.1/x", a fullwidth "０" is "0"), and cleared when even that form is not one;
 - a direction mark (U+200E, U+200F, U+061C) is removed from a name, and a name with no
   visible letter is reported, to fix by hand;
+- a row whose mended values would repeat another row's unique value (two forms of one ORCID
+  iD) is left as it is and reported, to merge by hand;
 - a value its field's validators refuse (a year 0 or 999) is cleared when the field may be
   empty, and reported otherwise;
 - text longer than its field (SQLite stores any length) is shortened to fit, ending in "…";
@@ -24,7 +26,7 @@ import unicodedata
 from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import IntegrityError, models, transaction
 
 from directory.identifiers import IdentifierField
 from directory.partial_dates import PartialDateField
@@ -86,7 +88,16 @@ def _mend_model(model, *, report: Callable[[str], None], history: bool) -> None:
         if delete:
             manager.filter(pk=row["pk"]).delete()
         elif changes:
-            manager.filter(pk=row["pk"]).update(**changes)
+            try:
+                with transaction.atomic():
+                    manager.filter(pk=row["pk"]).update(**changes)
+            except IntegrityError:
+                # Two rows that differed only in form ("０000-…" and "0000-…") are one value
+                # once mended: a unique constraint refuses it, and staff must merge them.
+                report(
+                    f"{model._meta.label} {row['pk']}: left as it is, fix it by hand: once "
+                    f"mended it would repeat another row's value ({changes!r})."
+                )
 
 
 def _mend_value(field: models.Field, value) -> tuple[object, str]:

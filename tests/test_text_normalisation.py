@@ -391,3 +391,16 @@ def test_the_data_migration_mends_older_rows_and_says_what_it_changed(capsys):
     assert "'javascript:alert(1)'" in report and "is not a DOI" in report
     assert "is stored in its bare form" in report and "had direction marks" in report
     assert "had bidi controls or noncharacters" in report and "is stored in NFC" in report
+
+
+@pytest.mark.django_db
+def test_the_data_migration_reports_an_orcid_that_becomes_another_profiles_and_goes_on(capsys):
+    make_person(orcid=ORCID)
+    twin = make_person()
+    store_raw(Person, twin.pk, orcid=FULLWIDTH_ORCID)
+    importlib.import_module("people.migrations.0014_text_visible_names_and_bare_identifiers").mend(
+        apps, connection.schema_editor()
+    )
+    report = capsys.readouterr().out
+    assert f"people.Person {twin.pk}: left as it is, fix it by hand" in report
+    assert Person.objects.get(pk=twin.pk).orcid == FULLWIDTH_ORCID
