@@ -1,16 +1,24 @@
-"""Identifiers that name a person beyond this site: the ORCID iD.
+"""Identifiers that name a person or a paper beyond this site: the ORCID iD and the DOI.
+
+Each is stored bare and normalised from the forms people paste: compatibility characters
+spelled out first (NFKC: a fullwidth "０" from an East Asian keyboard is "0", before the check
+digit and before the "another profile has this iD" check read it), then the address or "doi:"
+prefix removed. Only then is it validated.
 
 An ORCID iD ends in a check digit (ISO 7064 MOD 11-2), so a typo is caught when staff save it
-rather than published as a link to a stranger's record.
+rather than published as a link to a stranger's record. A DOI is "10." and a registrant code of
+digits, a slash and a suffix: "not a doi" or "javascript:alert(1)" never becomes a link.
 """
 
 import re
+import unicodedata
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
-ORCID_PATTERN = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$")
+ORCID_PATTERN = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$", re.ASCII)
 ORCID_URL = "https://orcid.org/"
 ORCID_EXAMPLE = "0000-0002-1825-0097"
 # What staff may paste: the iD, or its address as ORCID prints it.
@@ -39,33 +47,76 @@ def validate_orcid(value: str) -> None:
         )
 
 
-def normalize_orcid(value: str) -> str:
-    """ "https://orcid.org/0000-0002-1825-009x " → "0000-0002-1825-009X"."""
-    value = value.strip()
-    for prefix in ORCID_PREFIXES:
+def _without_prefix(value: str, prefixes: tuple[str, ...]) -> str:
+    value = unicodedata.normalize("NFKC", value).strip()
+    for prefix in prefixes:
         if value.lower().startswith(prefix):
-            value = value[len(prefix) :]
-            break
-    return value.upper()
+            return value[len(prefix) :].strip()
+    return value
+
+
+def normalize_orcid(value: str) -> str:
+    """ "https://orcid.org/０000-0002-1825-009x " → "0000-0002-1825-009X"."""
+    return _without_prefix(value, ORCID_PREFIXES).upper()
 
 
 def orcid_url(orcid: str) -> str:
     return f"{ORCID_URL}{orcid}" if orcid else ""
 
 
-class OrcidFormField(forms.CharField):
+DOI_PATTERN = re.compile(r"^10\.\d{4,9}/\S+$", re.ASCII)
+DOI_URL = "https://doi.org/"
+DOI_EXAMPLE = "10.1145/3544216.3544265"
+# What staff paste and BibTeX files hold: the DOI, its address (old and new), or "doi:10.…".
+DOI_PREFIXES = (
+    "https://doi.org/",
+    "http://doi.org/",
+    "https://dx.doi.org/",
+    "http://dx.doi.org/",
+    "doi.org/",
+    "dx.doi.org/",
+    "doi:",
+)
+
+
+def normalize_doi(value: str) -> str:
+    """ "https://doi.org/10.1145/3544216.3544265", "doi: 10.1145/…" → "10.1145/…"."""
+    return _without_prefix(value, DOI_PREFIXES)
+
+
+def validate_doi(value: str) -> None:
+    if not DOI_PATTERN.match(value):
+        raise ValidationError(
+            f"“{value}” is not a DOI: a DOI starts with “10.”, a number and a slash, "
+            f"e.g. “{DOI_EXAMPLE}”.",
+            code="invalid",
+        )
+
+
+class NormalizedFormField(forms.CharField):
+    """A form field handing its text to the model field's normalisation before validation."""
+
+    def __init__(self, *, normalize, **kwargs):
+        self.normalize = normalize
+        super().__init__(**kwargs)
+
     def to_python(self, value):
         value = super().to_python(value)
-        return normalize_orcid(value) if isinstance(value, str) else value
+        return self.normalize(value) if isinstance(value, str) else value
 
 
-class OrcidField(models.CharField):
-    """An ORCID iD, stored bare ("0000-0002-1825-0097"); its address is pasted as well."""
+class IdentifierField(models.CharField):
+    """A CharField stored bare and normalised (`normalize`) before its validators run, on every
+    save (directory/validation.py runs `clean_fields`) and in every form."""
+
+    normalize = staticmethod(lambda value: value)
+    validator: Any = None
+    # Room in forms for the address form, which `normalize` shortens.
+    pasted_extra = 0
 
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("max_length", 19)
         kwargs.setdefault("blank", True)
-        kwargs.setdefault("validators", [validate_orcid])
+        kwargs.setdefault("validators", [self.validator])
         super().__init__(*args, **kwargs)
 
     def deconstruct(self):
@@ -75,12 +126,35 @@ class OrcidField(models.CharField):
 
     def to_python(self, value):
         value = super().to_python(value)
-        return normalize_orcid(value) if isinstance(value, str) else value
+        return type(self).normalize(value) if isinstance(value, str) else value
 
     def formfield(self, form_class=None, choices_form_class=None, **kwargs):
-        # Room for the address form, which to_python shortens to the bare iD.
         return super().formfield(
-            form_class=form_class or OrcidFormField,
+            form_class=form_class or NormalizedFormField,
             choices_form_class=choices_form_class,
-            **{"max_length": len(ORCID_URL) + 19, **kwargs},
+            **{
+                "max_length": (self.max_length or 0) + self.pasted_extra,
+                "normalize": type(self).normalize,
+                **kwargs,
+            },
         )
+
+
+class DoiField(IdentifierField):
+    """A DOI, stored bare ("10.1145/3544216.3544265"); its address is pasted as well."""
+
+    normalize = staticmethod(normalize_doi)
+    validator = staticmethod(validate_doi)
+    pasted_extra = len("https://dx.doi.org/")
+
+
+class OrcidField(IdentifierField):
+    """An ORCID iD, stored bare ("0000-0002-1825-0097"); its address is pasted as well."""
+
+    normalize = staticmethod(normalize_orcid)
+    validator = staticmethod(validate_orcid)
+    pasted_extra = len(ORCID_URL)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 19)
+        super().__init__(*args, **kwargs)

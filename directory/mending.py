@@ -3,7 +3,14 @@ migrations of each app: `mend_rows(apps, "publications", ["Publication", ...])`.
 
 What each rule does, and says it did (printed by `migrate`, one line per change, with the value
 it had, so nothing is lost from sight):
-- control characters are removed from text (line breaks become spaces in one-line fields);
+- control characters are removed from text (line breaks become spaces in one-line fields), and
+  so are bidirectional controls, noncharacters and surrogates; one-line text is stored in NFC;
+- an identifier (ORCID iD, DOI) is stored in its bare form ("https://doi.org/10.1/x" is
+  "10.1/x", a fullwidth "０" is "0"), and cleared when even that form is not one;
+- a direction mark (U+200E, U+200F, U+061C) is removed from a name, and a name with no
+  visible letter is reported, to fix by hand;
+- a row whose mended values would repeat another row's unique value (two forms of one ORCID
+  iD) is left as it is and reported, to merge by hand;
 - a value its field's validators refuse (a year 0 or 999) is cleared when the field may be
   empty, and reported otherwise;
 - text longer than its field (SQLite stores any length) is shortened to fit, ending in "…";
@@ -19,10 +26,17 @@ import unicodedata
 from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import IntegrityError, models, transaction
 
+from directory.identifiers import IdentifierField
 from directory.partial_dates import PartialDateField
-from directory.validation import strip_control_characters, validate_initials
+from directory.validation import (
+    BIDI_MARKS,
+    forbidden_characters,
+    strip_control_characters,
+    validate_initials,
+    validate_visible_name,
+)
 
 ELLIPSIS = "…"
 
@@ -74,7 +88,16 @@ def _mend_model(model, *, report: Callable[[str], None], history: bool) -> None:
         if delete:
             manager.filter(pk=row["pk"]).delete()
         elif changes:
-            manager.filter(pk=row["pk"]).update(**changes)
+            try:
+                with transaction.atomic():
+                    manager.filter(pk=row["pk"]).update(**changes)
+            except IntegrityError:
+                # Two rows that differed only in form ("０000-…" and "0000-…") are one value
+                # once mended: a unique constraint refuses it, and staff must merge them.
+                report(
+                    f"{model._meta.label} {row['pk']}: left as it is, fix it by hand: once "
+                    f"mended it would repeat another row's value ({changes!r})."
+                )
 
 
 def _mend_value(field: models.Field, value) -> tuple[object, str]:
@@ -84,10 +107,34 @@ def _mend_value(field: models.Field, value) -> tuple[object, str]:
         return value, ""
     why = []
     if isinstance(value, str):
-        stripped = strip_control_characters(value, multi_line=isinstance(field, models.TextField))
+        multi_line = isinstance(field, models.TextField)
+        stripped = strip_control_characters(value, multi_line=multi_line)
         if stripped != value:
+            controls = forbidden_characters(multi_line=multi_line).search(value)
             value = stripped
-            why.append("had control characters")
+            why.append(
+                "had control characters" if controls else "had bidi controls or noncharacters"
+            )
+        if not multi_line and not unicodedata.is_normalized("NFC", value):
+            value = unicodedata.normalize("NFC", value)
+            why.append("is stored in NFC")
+        if isinstance(field, IdentifierField) and value:
+            bare = field.to_python(value)
+            try:
+                field.run_validators(bare)
+            except ValidationError as error:
+                return "", f"is cleared: {' '.join(error.messages)}"
+            if bare != value:
+                value = bare
+                why.append("is stored in its bare form")
+        if validate_visible_name in field.validators:
+            if (unmarked := BIDI_MARKS.sub("", value)) != value:
+                value = unmarked
+                why.append("had direction marks")
+            try:
+                validate_visible_name(value)
+            except ValidationError as error:
+                why.append(f"left as it is, fix it by hand: {' '.join(error.messages)}")
         if validate_initials in field.validators:
             spelled = _spelled_initials(value)
             if spelled != value:

@@ -1,10 +1,12 @@
 from collections.abc import Callable
 from typing import ClassVar
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from directory.addresses import FreeAddressValidator
 from directory.validation import ValidatedModel
 
 
@@ -32,6 +34,22 @@ class PublicPage(ValidatedModel):
 
     def natural_key(self):
         return (self.slug,)
+
+    def clean_fields(self, exclude=None):
+        """The field checks, and a slug another address under the same prefix would hide
+        ("feed" under /publications/) refused (directory/addresses.py)."""
+        errors: dict[str, list[ValidationError]] = {}
+        try:
+            super().clean_fields(exclude=exclude)
+        except ValidationError as error:
+            errors = error.update_error_dict(errors)
+        if "slug" not in (exclude or ()) and "slug" not in errors and self.slug:
+            try:
+                FreeAddressValidator(self.url_name)(self.slug)
+            except ValidationError as error:
+                errors.setdefault("slug", []).extend(error.error_list)
+        if errors:
+            raise ValidationError(errors)
 
 
 class WebLink(ValidatedModel):

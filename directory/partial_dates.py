@@ -56,8 +56,13 @@ class PartialDate:
     def __post_init__(self):
         if self.day is not None and self.month is None:
             raise ValueError("A day needs a month.")
-        # Raises ValueError for a month or day that does not exist.
-        datetime.date(self.year, self.month or 1, self.day or 1)
+        # Raises ValueError for a month or day that does not exist: day 0 and month 0 included,
+        # which `or 1` once read as the first ("0 Jan 2026" was stored as a date).
+        datetime.date(
+            self.year,
+            1 if self.month is None else self.month,
+            1 if self.day is None else self.day,
+        )
         if not FIRST_YEAR <= self.year <= LAST_YEAR:
             raise ValueError("The year must have four digits.")
 

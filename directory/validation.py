@@ -13,6 +13,14 @@ The rules:
 - no control characters in text (Unicode category Cc: C0, DEL and C1), except tab, line feed
   and carriage return in a multi-line field. XML 1.0 cannot carry them, so one U+0001 in a
   title took every feed listing it down; PostgreSQL cannot store NUL at all;
+- no bidirectional controls (U+202A–U+202E, U+2066–U+2069: one U+202E in an author's name
+  reversed every name after it on the page, in meta tags and exports), no noncharacters
+  (U+FDD0–U+FDEF, U+FFFE and U+FFFF of every plane: U+FFFE made the Atom feeds ill-formed XML)
+  and no lone surrogates, in any text field;
+- one-line text (every CharField: names, titles, venues, slugs, web addresses) is stored in
+  NFC, so one name typed with a combining accent and the same name typed precomposed are one;
+- a person's name (`validate_visible_name`) has a letter one can see: a name of only zero-width
+  spaces, joiners, direction marks, soft hyphens, combining marks or U+2800 drew a blank card;
 - years within FIRST_YEAR..LAST_YEAR (directory/partial_dates.py), lengths and URLs as each
   field declares them: SQLite stores any length, so only the validation enforces them there;
 - a name whose every word starts with a letter that stays one letter in capitals
@@ -33,6 +41,25 @@ MULTI_LINE_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 LINE_BREAKS = re.compile(r"[\t\n\r]+")
 
 
+# Embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): they reorder the text
+# after them, past the end of the field, on every page and export showing it.
+BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
+# Noncharacters: U+FDD0–U+FDEF and the last two code points of each of the 17 planes. No text
+# may hold them, and XML 1.0 cannot carry U+FFFE and U+FFFF.
+NONCHARACTERS = "\ufdd0-\ufdef" + "".join(
+    chr(plane * 0x10000 + last) for plane in range(17) for last in (0xFFFE, 0xFFFF)
+)
+# Halves of a UTF-16 pair on their own: not text, and neither XML nor PostgreSQL takes them.
+SURROGATES = "\ud800-\udfff"
+UNSAFE_CHARACTERS = re.compile(f"[{BIDI_CONTROLS}{NONCHARACTERS}{SURROGATES}]")
+BIDI_CONTROL = re.compile(f"[{BIDI_CONTROLS}]")
+SURROGATE = re.compile(f"[{SURROGATES}]")
+# Direction marks: harmless inside a sentence, but in a name they are all a blank name is made of.
+BIDI_MARKS = re.compile("[\u200e\u200f\u061c]")
+# Letters (Unicode category L) that draw nothing: the Hangul fillers.
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
 def forbidden_characters(*, multi_line: bool) -> re.Pattern[str]:
     return MULTI_LINE_FORBIDDEN if multi_line else CONTROL_CHARACTERS
 
@@ -43,12 +70,14 @@ def strip_control_characters(text: str, *, multi_line: bool = False) -> str:
     if not multi_line:
         # A line break or tab in a one-line value is a space, not nothing: "Fast\nCaches".
         text = LINE_BREAKS.sub(" ", text)
-    return forbidden_characters(multi_line=multi_line).sub("", text)
+    text = forbidden_characters(multi_line=multi_line).sub("", text)
+    return UNSAFE_CHARACTERS.sub("", text)
 
 
 def without_control_characters(value):
-    """`value` (text, or lists, tuples and dicts of it) with control characters dropped, line
-    breaks kept: for the JSON and XML renderers of rows stored before validation."""
+    """`value` (text, or lists, tuples and dicts of it) with control characters, bidirectional
+    controls, noncharacters and surrogates dropped, line breaks kept: for the JSON and XML
+    renderers (feeds, JSON-LD, exports) of rows stored before validation."""
     if isinstance(value, str):
         return strip_control_characters(value, multi_line=True)
     if isinstance(value, list | tuple):
@@ -58,19 +87,62 @@ def without_control_characters(value):
     return value
 
 
+def _where(text: str, match: re.Match[str]) -> tuple[str, str]:
+    """The character's code and where it stands, so staff can find a character they cannot
+    see: "U+202E", "after “Hang ”"."""
+    code = f"U+{ord(match.group()):04X}"
+    before = UNSAFE_CHARACTERS.sub("", text[max(0, match.start() - 20) : match.start()])
+    return code, f"after “{before}”" if match.start() else "at the start"
+
+
 def check_text(text: str, *, multi_line: bool) -> None:
-    """Refuse a control character, naming it and where it is, so staff can find it."""
+    """Refuse a control character, a bidirectional control, a noncharacter or a surrogate,
+    naming it and where it is, so staff can find it."""
     if match := forbidden_characters(multi_line=multi_line).search(text):
-        code = f"U+{ord(match.group()):04X}"
-        where = (
-            f"after “{text[max(0, match.start() - 20) : match.start()]}”"
-            if match.start()
-            else "at the start"
-        )
+        code, where = _where(text, match)
         message = f"Remove the control character {code} ({where})."
         if match.group() in MULTI_LINE_ALLOWED:
             message = f"This field is one line: remove the line break or tab ({code}, {where})."
         raise ValidationError(message, code="control_character")
+    if match := UNSAFE_CHARACTERS.search(text):
+        code, where = _where(text, match)
+        if BIDI_CONTROL.match(match.group()):
+            message = (
+                f"Remove the invisible text-direction character {code} ({where}): it would "
+                "reverse the text shown after it, names and titles beside it included."
+            )
+            raise ValidationError(message, code="bidi_control")
+        if SURROGATE.match(match.group()):
+            message = f"Remove the broken character {code} ({where}): it is half of a character."
+            raise ValidationError(message, code="surrogate")
+        message = (
+            f"Remove the character {code} ({where}): it is not a letter or sign of any "
+            "language (a “noncharacter”), and feeds cannot carry it."
+        )
+        raise ValidationError(message, code="noncharacter")
+
+
+def validate_visible_name(name: str) -> None:
+    """A name shows at least one letter, and no direction mark (U+200E, U+200F, U+061C).
+
+    Zero-width spaces and joiners, soft hyphens, combining marks and the blank braille pattern
+    U+2800 are not letters: a name of only those was stored and drew a blank card and an empty
+    link."""
+    if match := BIDI_MARKS.search(name):
+        code, where = _where(name, match)
+        raise ValidationError(
+            f"Remove the invisible direction mark {code} ({where}): a name needs none.",
+            code="bidi_mark",
+        )
+    if name and not any(
+        unicodedata.category(char).startswith("L") and char not in INVISIBLE_LETTERS
+        for char in name
+    ):
+        raise ValidationError(
+            "Write the name in letters: this one has none that can be seen (only spaces, "
+            "invisible characters, marks or symbols).",
+            code="invisible_name",
+        )
 
 
 def is_multi_line(field: models.Field) -> bool:
@@ -114,6 +186,7 @@ class ValidatedModel(models.Model):
         abstract = True
 
     def clean_fields(self, exclude=None):
+        self.normalize_text(exclude=exclude)
         errors: dict[str, list[ValidationError]] = {}
         try:
             super().clean_fields(exclude=exclude)
@@ -129,6 +202,15 @@ class ValidatedModel(models.Model):
                 errors.setdefault(field.name, []).extend(error.error_list)
         if errors:
             raise ValidationError(errors)
+
+    def normalize_text(self, exclude=None) -> None:
+        """One-line text in NFC, before any validator (or the uniqueness checks) reads it."""
+        for field in text_fields(type(self)):
+            value = getattr(self, field.attname)
+            if is_multi_line(field) or (exclude and field.name in exclude):
+                continue
+            if isinstance(value, str) and not unicodedata.is_normalized("NFC", value):
+                setattr(self, field.attname, unicodedata.normalize("NFC", value))
 
 
 def relation_fields(model: type[models.Model]) -> list[str]:

@@ -1,5 +1,3 @@
-import re
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
@@ -7,7 +5,12 @@ from django.db import models
 from django.db.models.lookups import GreaterThanOrEqual, IsNull, LessThanOrEqual
 from simple_history.models import HistoricalRecords
 
-from directory.identifiers import ORCID_EXAMPLE, OrcidField, orcid_url
+from directory.identifiers import (
+    ORCID_EXAMPLE,
+    OrcidField,
+    orcid_url,
+    validate_orcid,  # noqa: F401  (named by migration 0010)
+)
 from directory.models import OrderedRow, PublicPage, WebLink
 from directory.partial_dates import (
     PartialDateField,
@@ -16,7 +19,7 @@ from directory.partial_dates import (
     year_of,
 )
 from directory.querysets import PublishableQuerySet
-from directory.validation import ValidatedModel, validate_initials
+from directory.validation import ValidatedModel, validate_initials, validate_visible_name
 from people.avatars import initials_of
 from people.names import normalize_name
 
@@ -71,7 +74,8 @@ class ResearchArea(PublicPage):
         max_length=100, unique=True, help_text='As a heading, e.g. "Machine learning systems".'
     )
     slug = models.SlugField(
-        unique=True, help_text="The area's address: /areas/slug/, and its filter value."
+        unique=True,
+        help_text="The area's address: /areas/slug/, and its filter value.",
     )
     description = models.TextField(blank=True, help_text="Shown on the area's page. Markdown.")
 
@@ -209,11 +213,13 @@ class Person(KnownByNames, PublicPage):
     name = models.CharField(
         max_length=200,
         # The initials avatar draws two letters: a name that makes more is refused.
-        validators=[validate_initials],
+        validators=[validate_initials, validate_visible_name],
         help_text="The name as the person writes it.",
     )
     slug = models.SlugField(
-        "web address (slug)", unique=True, help_text="The profile's address: /people/slug/."
+        "web address (slug)",
+        unique=True,
+        help_text="The profile's address: /people/slug/.",
     )
     role_group = models.ForeignKey(
         RoleGroup,
@@ -736,24 +742,6 @@ class Membership(ValidatedModel):
         return format_period(self.start, self.end, self.end is None)
 
 
-ORCID_PATTERN = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$")
-
-
-def validate_orcid(value: str) -> None:
-    """Four groups of four digits whose last character is the ISO 7064 11,2 check digit: a
-    mistyped ORCID would name someone else."""
-    if not ORCID_PATTERN.match(value):
-        raise ValidationError('Write an ORCID as "0000-0002-1825-0097".', code="invalid")
-    total = 0
-    for digit in value.replace("-", "")[:-1]:
-        total = (total + int(digit)) * 2
-    check = (12 - total % 11) % 11
-    if value[-1] != ("X" if check == 10 else str(check)):
-        raise ValidationError(
-            f"“{value}” is not an ORCID: its check digit is wrong.", code="invalid"
-        )
-
-
 class ExternalPersonQuerySet(models.QuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
@@ -767,7 +755,11 @@ class ExternalPerson(KnownByNames, ValidatedModel):
     Staff create records; nothing creates one for every unknown author.
     """
 
-    name = models.CharField(max_length=200, help_text="The name as author lists print it.")
+    name = models.CharField(
+        max_length=200,
+        validators=[validate_visible_name],
+        help_text="The name as author lists print it.",
+    )
     slug = models.SlugField(
         max_length=200, unique=True, help_text="Names the record in the seeded data and exports."
     )
@@ -780,13 +772,8 @@ class ExternalPerson(KnownByNames, ValidatedModel):
     affiliation = models.CharField(
         max_length=300, blank=True, help_text="Where they work, when known."
     )
-    orcid = models.CharField(
-        "ORCID",
-        max_length=19,
-        blank=True,
-        validators=[validate_orcid],
-        help_text='e.g. "0000-0002-1825-0097".',
-    )
+    # The same field as a member's: the same pasted forms accepted, the same check.
+    orcid = OrcidField("ORCID", help_text=f'e.g. "{ORCID_EXAMPLE}", or its address on orcid.org.')
     dblp = models.CharField(
         "dblp identifier",
         max_length=100,

@@ -40,6 +40,8 @@ from django.utils.text import slugify
 from pylatexenc.latex2text import MacroTextSpec, get_default_latex_context_db
 from simple_history.utils import bulk_create_with_history
 
+from directory.addresses import hidden_address
+from directory.identifiers import normalize_doi
 from directory.text import fold
 from directory.validation import row_problems, validate_rows
 from directory.versions import record_snapshot
@@ -78,7 +80,6 @@ TITLE_MAX = Publication._meta.get_field("title").max_length
 NAME_MAX = Authorship._meta.get_field("name").max_length
 DOI_MAX = Publication._meta.get_field("doi").max_length
 
-DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 FOUR_DIGIT_YEAR = re.compile(r"\d{4}")
 
 
@@ -294,7 +295,7 @@ def _read_entry(entry: Entry) -> BibEntry:
     elif year_text:
         problems.append(f"the year “{year_text}” is not a year.")
 
-    doi = DOI_PREFIX.sub("", text("doi"))
+    doi = normalize_doi(text("doi"))
     if len(doi) > DOI_MAX:
         problems.append(f"the DOI is longer than {DOI_MAX} characters.")
     url = text("url")
@@ -886,7 +887,7 @@ def _unique_slug(title: str, taken: set[str]) -> str:
         slug = slug[:60].rsplit("-", 1)[0]
     base = slug or "publication"
     slug, number = base, 2
-    while slug in taken:
+    while slug in taken or hidden_address(Publication.url_name, slug):
         slug, number = f"{base}-{number}", number + 1
     taken.add(slug)
     return slug

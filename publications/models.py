@@ -6,11 +6,12 @@ from django.contrib.postgres.search import SearchVector
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from directory.identifiers import DoiField
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
 from directory.roles import EDIT_ALL_CODENAME
-from directory.validation import ValidatedModel
+from directory.validation import ValidatedModel, validate_visible_name
 from people.models import (
     ExternalPerson,
     Membership,
@@ -302,11 +303,10 @@ class Publication(PublicPage):
         "featured", default=False, help_text="Shown on the home page."
     )
     abstract = models.TextField(blank=True, help_text="Markdown.")
-    doi = models.CharField(
+    doi = DoiField(
         "DOI",
         max_length=200,
-        blank=True,
-        help_text='Without "https://doi.org/", e.g. "10.1145/3544216.3544265".',
+        help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.',
     )
     areas = models.ManyToManyField(
         ResearchArea,
@@ -425,7 +425,11 @@ class Authorship(PublicationPart):
     position = models.PositiveSmallIntegerField(
         help_text="1 for the first author, 2 for the next..."
     )
-    name = models.CharField(max_length=200, help_text="The name as printed in the paper.")
+    name = models.CharField(
+        max_length=200,
+        validators=[validate_visible_name],
+        help_text="The name as printed in the paper.",
+    )
     person = models.ForeignKey(
         Person,
         verbose_name="lab member",

@@ -27,6 +27,20 @@ def post_person(client, person, **fields):
     return client.post(reverse("admin:people_person_change", args=[person.pk]), data)
 
 
+def new_publication_form(**fields) -> dict:
+    """The admin's add form for a publication with no authors, awards or links, plus `fields`."""
+    return {
+        "year": "2026",
+        "type": Publication.Type.CONFERENCE_PAPER,
+        "status": Publication.Status.PUBLISHED,
+        "is_published": "on",
+        **inline_management("authorships"),
+        **inline_management("awards"),
+        **inline_management("links"),
+        **fields,
+    }
+
+
 def publication_form(publication: Publication, **fields) -> dict:
     """The publication's change form as the admin posts it, with its authors."""
     authors = list(publication.authorships.order_by("position"))

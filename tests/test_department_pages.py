@@ -54,7 +54,7 @@ def test_the_list_of_groups_names_leaders_and_counts_members(client):
     make_membership(make_person(), group, end="2020")
     html = client.get("/groups/").content.decode()
     assert "We build systems." in html
-    assert f'Led by <a href="{lead.get_absolute_url()}">Ada Lovelace</a>' in html
+    assert f'Led by <a href="{lead.get_absolute_url()}"><bdi>Ada Lovelace</bdi></a>' in html
     assert "2 members" in html
 
 
@@ -242,8 +242,8 @@ def test_profiles_show_advisors_and_students_current_and_graduated(client):
 
     html = client.get(current.get_absolute_url()).content.decode()
     assert (
-        '<p class="profile__advisors">Advised by <a href="/people/ada/">Prof Ada</a> and '
-        '<a href="https://example.org/co" rel="noopener">Co Advisor</a> (co-advisor)</p>'
+        '<p class="profile__advisors">Advised by <a href="/people/ada/"><bdi>Prof Ada</bdi></a> and '
+        '<a href="https://example.org/co" rel="noopener"><bdi>Co Advisor</bdi></a> (co-advisor)</p>'
     ) in html
     response = client.get("/people/ada/")
     groups = dict(response.context["person"].student_groups)

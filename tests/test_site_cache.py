@@ -222,7 +222,10 @@ def test_a_papers_related_list_is_kept_until_the_next_change(client, site):
     # The page's parts are kept with the related papers in them: only the paper's row and the
     # lab's are read (tests/publications/test_publication_page_kept.py).
     assert len(first) > len(second) == 2
-    assert 'Ann Lee, <a class="member" href="/people/hang-zhu/">Hang Zhu</a>' in response.text
+    assert (
+        '<bdi>Ann Lee</bdi>, <a class="member" href="/people/hang-zhu/"><bdi>Hang Zhu</bdi></a>'
+        in response.text
+    )
     make_publication(title="Ring Two", year=2025, authors=[site])
     assert ">Ring Two</a>" in client.get("/publications/klotski/").text
 

@@ -20,7 +20,7 @@ from directory.validation import (
 from people.models import Person
 from publications.bibtex import import_bibtex, parse_bibtex
 from publications.models import Authorship, Publication, PublicationLink
-from tests.admin_forms import inline_management, post_person
+from tests.admin_forms import new_publication_form, post_person
 from tests.factories import make_person, make_publication
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +46,8 @@ def test_line_breaks_and_tabs_are_text_in_a_multi_line_field_only():
 
 
 def test_ligatures_right_to_left_and_combining_marks_are_text():
-    for text in ["Ünïcode ﬁne", "שלום عربي", "e\u0301te\u0300", "\u202eevil", "漢字 😀"]:
+    # A bidi override ("\u202eevil") is refused since issue 22: tests/test_text_normalisation.py.
+    for text in ["Ünïcode ﬁne", "שלום عربي", "e\u0301te\u0300", "漢字 😀"]:
         check_text(text, multi_line=False)
 
 
@@ -109,17 +110,7 @@ def test_rows_for_bulk_create_are_checked_by_validate_rows():
 
 
 def test_the_admin_refuses_a_control_character_with_a_message_on_the_field(editor_client):
-    data = {
-        "title": "Bells\x01 and Whistles",
-        "slug": "bells",
-        "year": "2026",
-        "type": Publication.Type.CONFERENCE_PAPER,
-        "status": Publication.Status.PUBLISHED,
-        "is_published": "on",
-        **inline_management("authorships"),
-        **inline_management("awards"),
-        **inline_management("links"),
-    }
+    data = new_publication_form(title="Bells\x01 and Whistles", slug="bells")
     response = editor_client.post(reverse("admin:publications_publication_add"), data)
     assert response.status_code == 200
     assert (

@@ -1,7 +1,7 @@
 from itertools import groupby
 
 from django import template
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from directory.structured_data import json_ld_script
@@ -25,10 +25,12 @@ def author_list(publication) -> str:
     for author in publication.authorships.all():
         if author.person_id and author.person.is_published:
             name = format_html(
-                '<a class="member" href="{}">{}</a>', author.person.get_absolute_url(), author.name
+                '<a class="member" href="{}"><bdi>{}</bdi></a>',
+                author.person.get_absolute_url(),
+                author.name,
             )
         else:
-            name = escape(author.name)
+            name = format_html("<bdi>{}</bdi>", author.name)
         names.append(name + EQUAL_CONTRIBUTION if author.equal_contribution else name)
     return mark_safe(", ".join(names))
 

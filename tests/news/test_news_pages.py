@@ -45,7 +45,7 @@ class SeededNewsPagesTests(SeededTestCase):
         response = self.client.get("/news/jet-long-accepted-to-neurips-2026/")
         assert response.status_code == 200
         html = response.content.decode()
-        assert '<a href="/people/zerui-wang/">Zerui Wang</a>' in html
+        assert '<a href="/people/zerui-wang/"><bdi>Zerui Wang</bdi></a>' in html
         assert "Jet-Long: Efficient Long-Context Extension with Dynamic Bifocal RoPE" in html
 
     def test_the_chosen_year_stays_selected(self):

@@ -13,7 +13,7 @@ def section(html: str, heading_id: str) -> str:
 class SeededDepartmentProfileTests(SeededTestCase):
     def test_hang_zhus_profile_says_he_was_advised_by_xin_jin_during_his_phd(self):
         html = self.client.get("/people/hang-zhu/").content.decode()
-        assert '<p class="profile__advisors">Advised by Xin Jin</p>' in html
+        assert '<p class="profile__advisors">Advised by <bdi>Xin Jin</bdi></p>' in html
         advisors = section(html, "advisors")
         assert "Xin Jin" in advisors
         assert "2017 – 2022" in advisors
@@ -24,12 +24,18 @@ class SeededDepartmentProfileTests(SeededTestCase):
 
     def test_haoran_zhangs_profile_names_his_two_co_advisors_in_printed_order(self):
         html = self.client.get("/people/haoran-zhang/").content.decode()
-        assert "Advised by Vincent Liu (co-advisor) and Sebastian Angel (co-advisor)</p>" in html
+        assert (
+            "Advised by <bdi>Vincent Liu</bdi> (co-advisor) and <bdi>Sebastian Angel</bdi> (co-advisor)</p>"
+            in html
+        )
 
     def test_zerui_wangs_profile_names_his_supervisors_and_close_collaborators(self):
         response = self.client.get("/people/zerui-wang/")
         html = response.content.decode()
-        assert "Advised by Dahua Lin (supervisor) and Rong Chen (supervisor)</p>" in html
+        assert (
+            "Advised by <bdi>Dahua Lin</bdi> (supervisor) and <bdi>Rong Chen</bdi> (supervisor)</p>"
+            in html
+        )
         assert "Sep 2023 – Present" in section(html, "advisors")
         close = section(html, "close-collaborators")
         assert close.index("Peng Sun") < close.index("Qinghao Hu")

@@ -44,7 +44,10 @@ def test_a_list_rendered_again_reuses_every_entry_another_list_rendered(client, 
         by_year = client.get("/publications/?year=2024")
     assert profile.status_code == by_year.status_code == 200
     assert entry_queries(again) == []
-    assert 'Ann Lee, <a class="member" href="/people/hang-zhu/">Hang Zhu</a>' in by_year.text
+    assert (
+        '<bdi>Ann Lee</bdi>, <a class="member" href="/people/hang-zhu/"><bdi>Hang Zhu</bdi></a>'
+        in by_year.text
+    )
 
 
 def test_a_kept_entry_is_the_entry_rendered_anew(client, member_with_papers, settings):
@@ -61,12 +64,12 @@ def test_a_kept_entry_is_the_entry_rendered_anew(client, member_with_papers, set
     [
         (
             lambda: Authorship.objects.filter(name="Ann Lee").update(name="Ann B. Lee"),
-            "Ann B. Lee, ",
-            "Ann Lee, ",
+            "<bdi>Ann B. Lee</bdi>, ",
+            "<bdi>Ann Lee</bdi>, ",
         ),
         (
             lambda: Person.objects.filter(slug="hang-zhu").update(is_published=False),
-            "Ann Lee, Hang Zhu",
+            "<bdi>Ann Lee</bdi>, <bdi>Hang Zhu</bdi>",
             'href="/people/hang-zhu/"',
         ),
         (

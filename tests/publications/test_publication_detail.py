@@ -32,11 +32,13 @@ class SeededPublicationDetailTests(SeededTestCase):
         )
         assert related and related <= by_its_members
         assert len(related) == min(len(by_its_members), RELATED_PUBLICATIONS)
-        assert "More by Haoran Zhang" in html
+        assert "More by <bdi>Haoran Zhang</bdi>" in html
 
     def test_equal_contribution_is_explained_on_the_page(self):
         html = self.client.get("/publications/mucache/").content.decode()
-        assert 'Haoran Zhang</a><abbr class="equal" title="Equal contribution">*</abbr>' in html
+        assert (
+            'Haoran Zhang</bdi></a><abbr class="equal" title="Equal contribution">*</abbr>' in html
+        )
         assert "Equal contribution." in html
 
     def test_undated_preprint_without_venue_shows_no_empty_field_or_separator(self):

@@ -140,8 +140,8 @@ class SeededPublicationListTests(SeededTestCase):
 
     def test_members_are_linked_and_equal_contribution_is_marked(self):
         html = self.client.get(URL, {"q": "Klotski"}).content.decode()
-        assert 'Yihao Zhao<abbr class="equal" title="Equal contribution">*</abbr>' in html
-        assert '<a class="member" href="/people/hang-zhu/">Hang Zhu</a>' in html
+        assert 'Yihao Zhao</bdi><abbr class="equal" title="Equal contribution">*</abbr>' in html
+        assert '<a class="member" href="/people/hang-zhu/"><bdi>Hang Zhu</bdi></a>' in html
         assert "contributed equally" in html
 
     def test_badges_show_accepted_poster_preprint_and_awards(self):
