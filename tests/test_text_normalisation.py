@@ -375,8 +375,8 @@ def test_the_data_migration_mends_older_rows_and_says_what_it_changed(capsys):
     store_raw(Publication, bad_doi.pk, doi="javascript:alert(1)")
 
     for name in [
-        "people.migrations.0014_text_visible_names_and_bare_identifiers",
-        "publications.migrations.0020_text_visible_names_and_bare_identifiers",
+        "people.migrations.0016_text_visible_names_and_bare_identifiers",
+        "publications.migrations.0021_text_visible_names_and_bare_identifiers",
     ]:
         importlib.import_module(name).mend(apps, connection.schema_editor())
     report = capsys.readouterr().out
@@ -398,7 +398,7 @@ def test_the_data_migration_reports_an_orcid_that_becomes_another_profiles_and_g
     make_person(orcid=ORCID)
     twin = make_person()
     store_raw(Person, twin.pk, orcid=FULLWIDTH_ORCID)
-    importlib.import_module("people.migrations.0014_text_visible_names_and_bare_identifiers").mend(
+    importlib.import_module("people.migrations.0016_text_visible_names_and_bare_identifiers").mend(
         apps, connection.schema_editor()
     )
     report = capsys.readouterr().out

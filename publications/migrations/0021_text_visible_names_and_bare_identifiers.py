@@ -17,7 +17,7 @@ def mend(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publications', '0019_published_facets_index'),
+        ('publications', '0020_restore_bibtex_import_heartbeat'),
     ]
 
     operations = [

@@ -17,7 +17,7 @@ def mend(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('people', '0013_member_logins_group'),
+        ('people', '0015_alias_limits'),
     ]
 
     operations = [
