@@ -8,6 +8,7 @@ from django.db.models.lookups import GreaterThanOrEqual, IsNull, LessThanOrEqual
 from simple_history.models import HistoricalRecords
 
 from directory.identifiers import ORCID_EXAMPLE, OrcidField, orcid_url
+from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import OrderedRow, PublicPage, WebLink
 from directory.partial_dates import (
     PartialDateField,
@@ -73,10 +74,11 @@ class ResearchArea(PublicPage):
     slug = models.SlugField(
         unique=True, help_text="The area's address: /areas/slug/, and its filter value."
     )
-    description = models.TextField(blank=True, help_text="Shown on the area's page. Markdown.")
+    description = MarkdownField(blank=True, help_text="Shown on the area's page. Markdown.")
+    description_html = RenderedMarkdownField(source="description")
 
     objects = PublishableQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=["description_html"])
 
     class Meta:
         ordering = ["name"]
@@ -220,10 +222,12 @@ class Person(KnownByNames, PublicPage):
         related_name="people",
         help_text="The department's research areas this person works in, listed on both pages.",
     )
-    short_bio = models.TextField(
+    short_bio = MarkdownField(
         blank=True, help_text="One or two sentences for the directory and link previews. Markdown."
     )
-    bio = models.TextField(blank=True, help_text="The full biography on the profile. Markdown.")
+    short_bio_html = RenderedMarkdownField(source="short_bio")
+    bio = MarkdownField(blank=True, help_text="The full biography on the profile. Markdown.")
+    bio_html = RenderedMarkdownField(source="bio")
     photo = models.ImageField(
         upload_to="people/",
         blank=True,
@@ -263,7 +267,9 @@ class Person(KnownByNames, PublicPage):
     )
 
     objects = PersonQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["research_areas"])
+    history = HistoricalRecords(
+        m2m_fields=["research_areas"], excluded_fields=["short_bio_html", "bio_html"]
+    )
 
     class Meta:
         ordering = ["name"]
@@ -560,7 +566,8 @@ class ResearchGroup(PublicPage):
     short_description = models.CharField(
         max_length=300, blank=True, help_text="One sentence for the list of groups."
     )
-    description = models.TextField(blank=True, help_text="The group's page. Markdown.")
+    description = MarkdownField(blank=True, help_text="The group's page. Markdown.")
+    description_html = RenderedMarkdownField(source="description")
     position = models.PositiveSmallIntegerField(
         default=0, help_text="Groups are listed from the smallest number to the largest."
     )
@@ -572,7 +579,7 @@ class ResearchGroup(PublicPage):
     )
 
     objects = ResearchGroupQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["areas"])
+    history = HistoricalRecords(m2m_fields=["areas"], excluded_fields=["description_html"])
 
     class Meta:
         ordering = ["position", "name"]
