@@ -19,6 +19,8 @@ by bounding the text: at most `MAX_LENGTH` characters, lists and quotes nested a
 `MAX_NESTING` deep, both refused at save with what to change.
 """
 
+import functools
+from collections.abc import Iterable
 from typing import Any
 
 import nh3
@@ -50,10 +52,16 @@ _CONTAINERS_CLOSED = {"blockquote_close", "bullet_list_close", "ordered_list_clo
 _parser = MarkdownIt("commonmark", {"maxNesting": PARSER_NESTING}).enable("table")
 
 
+@functools.lru_cache(maxsize=16)
+def _parsed(text: str) -> tuple[Token, ...]:
+    """The text's tokens, parsed once for a save's check and its render. Only read."""
+    return tuple(_parser.parse(text))
+
+
 def markdown_to_html(text: str) -> SafeString:
     """Markdown as HTML with anything executable removed. Called when a text is saved, not on
     page views: read the field's rendered companion instead."""
-    html = _parser.render(text or "")
+    html = _parser.renderer.render(list(_parsed(text or "")), _parser.options, {})
     cleaned = nh3.clean(
         html,
         tags=ALLOWED_TAGS,
@@ -64,7 +72,7 @@ def markdown_to_html(text: str) -> SafeString:
     return mark_safe(cleaned)
 
 
-def nesting_depth(tokens: list[Token]) -> int:
+def nesting_depth(tokens: Iterable[Token]) -> int:
     """How deep lists and quotes nest in parsed text, counted together."""
     depth = deepest = 0
     for token in tokens:
@@ -85,7 +93,7 @@ def validate_markdown(text: str) -> None:
             "Shorten it, or link to a page that has the rest.",
             code="markdown_length",
         )
-    tokens = _parser.parse(text)
+    tokens = _parsed(text)
     depth = nesting_depth(tokens)
     if depth > MAX_NESTING:
         cut_short = any(token.level >= PARSER_NESTING - 1 for token in tokens)
