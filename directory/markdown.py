@@ -163,8 +163,12 @@ def fill_rendered(instance: models.Model, field: RenderedMarkdownField) -> SafeS
 
 
 def fill_all_rendered(instance: models.Model) -> None:
+    """Every companion of `instance` filled, but for a text not loaded (`only()`, `defer()`): a
+    save of such a row writes only what was loaded, neither the text nor its HTML."""
+    deferred = instance.get_deferred_fields()
     for field in rendered_fields(type(instance)):
-        fill_rendered(instance, field)
+        if field.source not in deferred:
+            fill_rendered(instance, field)
 
 
 def with_rendered_fields(model: type[models.Model], names: Any) -> Any:
