@@ -52,9 +52,10 @@ _CONTAINERS_CLOSED = {"blockquote_close", "bullet_list_close", "ordered_list_clo
 _parser = MarkdownIt("commonmark", {"maxNesting": PARSER_NESTING}).enable("table")
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=2)
 def _parsed(text: str) -> tuple[Token, ...]:
-    """The text's tokens, parsed once for a save's check and its render. Only read."""
+    """The text's tokens, parsed once for a save's check and its render. Only read. Two kept:
+    the tokens of 20,000 characters of link brackets take megabytes."""
     return tuple(_parser.parse(text))
 
 
