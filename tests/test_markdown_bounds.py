@@ -286,3 +286,17 @@ def test_news_kept_as_stored_html_is_sanitized():
     stored = NewsItem.objects.get(pk=item.pk).body_html
     assert "<strong>ok</strong>" in stored
     assert "<script" not in stored and "javascript:" not in stored
+
+
+@pytest.mark.django_db
+def test_the_bibtex_import_names_an_abstract_nested_too_deep_as_the_entrys_problem():
+    from publications.bibtex import parse_bibtex, review_bibliography
+
+    abstract = "> " * 30 + "x"
+    text = f"@article{{deep, title={{Deep}}, year=2020, abstract={{{abstract}}}}}\n"
+    review = review_bibliography(bibliography=parse_bibtex(text))
+    assert not review.can_import
+    assert review.all_problems == [
+        "Line 1, entry “deep”: abstract: Lists and quotes may nest at most 20 deep; this text "
+        "nests 30 deep. Indent the inner lists less, or use fewer “>” at the start of a line."
+    ]
