@@ -152,6 +152,31 @@ def rendered_fields(model: type[models.Model]) -> list[RenderedMarkdownField]:
     ]
 
 
+def companion_problems(model: type[models.Model]) -> list[str]:
+    """What would let a page show Markdown not rendered, or rendered from stale text: a Markdown
+    field without its companion, a companion of no Markdown field, a manager whose update()
+    does not render. For the system check directory.E002."""
+    label = model._meta.label
+    markdown = {f.name for f in model._meta.concrete_fields if isinstance(f, MarkdownField)}
+    companions = rendered_fields(model)
+    problems = [
+        f"{label}.{name} is Markdown with no RenderedMarkdownField(source={name!r}) beside it."
+        for name in sorted(markdown - {field.source for field in companions})
+    ]
+    problems += [
+        f"{label}.{field.name} renders {field.source!r}, which is not a MarkdownField."
+        for field in companions
+        if field.source not in markdown
+    ]
+    queryset = model._default_manager.get_queryset()
+    if companions and not isinstance(queryset, RenderedMarkdownQuerySet):
+        problems.append(
+            f"{label}'s manager is not a RenderedMarkdownQuerySet: its update() would leave "
+            "the rendered Markdown stale."
+        )
+    return problems
+
+
 def fill_rendered(instance: models.Model, field: RenderedMarkdownField) -> SafeString:
     """Set `field` to its source's HTML, rendering only when the source changed since this
     instance last rendered it (a save runs the `pre_save` receiver, then the field's own)."""

@@ -12,11 +12,19 @@ from unittest import mock
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, models
+from django.test.utils import isolate_apps
 from django.urls import reverse
 from markdown_it import MarkdownIt
 
-from directory.markdown import MAX_LENGTH, fill_rendered_markdown
+from directory.checks import every_markdown_field_is_rendered_at_save
+from directory.markdown import (
+    MAX_LENGTH,
+    MarkdownField,
+    RenderedMarkdownField,
+    companion_problems,
+    fill_rendered_markdown,
+)
 from directory.models import Lab
 from news.models import NewsItem
 from people.models import Person
@@ -300,3 +308,27 @@ def test_the_bibtex_import_names_an_abstract_nested_too_deep_as_the_entrys_probl
         "Line 1, entry “deep”: abstract: Lists and quotes may nest at most 20 deep; this text "
         "nests 30 deep. Indent the inner lists less, or use fewer “>” at the start of a line."
     ]
+
+
+@isolate_apps("directory")
+def test_a_markdown_field_without_its_rendered_companion_fails_the_system_check():
+    class Note(models.Model):
+        text = MarkdownField(blank=True)
+        summary_html = RenderedMarkdownField(source="summary")
+
+        class Meta:
+            app_label = "directory"
+
+        def __str__(self) -> str:
+            return self.text
+
+    assert companion_problems(Note) == [
+        "directory.Note.text is Markdown with no RenderedMarkdownField(source='text') beside it.",
+        "directory.Note.summary_html renders 'summary', which is not a MarkdownField.",
+        "directory.Note's manager is not a RenderedMarkdownQuerySet: its update() would leave the "
+        "rendered Markdown stale.",
+    ]
+
+
+def test_every_markdown_field_of_the_site_passes_the_system_check():
+    assert every_markdown_field_is_rendered_at_save() == []
