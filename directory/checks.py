@@ -5,6 +5,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core import checks
 
+from directory.markdown import companion_problems
 from directory.validation import ValidatedModel, text_fields
 
 # The apps whose rows staff and imports write; the base checks them without importing them.
@@ -33,6 +34,24 @@ def every_edited_model_is_validated(app_configs=None, **kwargs):
                 )
             )
     return errors
+
+
+@checks.register(checks.Tags.models)
+def every_markdown_field_is_rendered_at_save(app_configs=None, **kwargs):
+    """Pages show Markdown only as its stored HTML (directory/markdown.py): a Markdown field
+    must have its companion, and its model a manager whose update() fills it."""
+    return [
+        checks.Error(
+            problem,
+            hint="See directory/markdown.py: a MarkdownField, its RenderedMarkdownField, and a "
+            "QuerySet built on RenderedMarkdownQuerySet (PublishableQuerySet is one).",
+            obj=model,
+            id="directory.E002",
+        )
+        for model in apps.get_models()
+        if model._meta.app_label in EDITED_APPS and not hasattr(model, "instance_type")
+        for problem in companion_problems(model)
+    ]
 
 
 @checks.register(checks.Tags.security)

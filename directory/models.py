@@ -7,6 +7,7 @@ from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
 from directory.addresses import FreeAddressValidator
+from directory.markdown import MarkdownField, RenderedMarkdownField, RenderedMarkdownQuerySet
 from directory.validation import ValidatedModel
 
 
@@ -99,7 +100,7 @@ class OrderedRow(ValidatedModel):
         return (getattr(self, self.parent_field).slug, self.position)
 
 
-class LabQuerySet(models.QuerySet):
+class LabQuerySet(RenderedMarkdownQuerySet):
     def current(self) -> "Lab":
         """The one Lab row, created with defaults the first time. Hits the database."""
         lab, _ = self.get_or_create(pk=1)
@@ -126,10 +127,11 @@ class Lab(ValidatedModel):
             "Shown on the home page and in every page's footer."
         ),
     )
-    about = models.TextField(blank=True, help_text="The home page's introduction. Markdown.")
+    about = MarkdownField(blank=True, help_text="The home page's introduction. Markdown.")
+    about_html = RenderedMarkdownField(source="about")
 
     objects = LabQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=["about_html"])
 
     class Meta:
         verbose_name = "lab settings"

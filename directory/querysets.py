@@ -1,9 +1,10 @@
 from django.db import models
 
+from directory.markdown import RenderedMarkdownQuerySet
 from directory.roles import is_editor, person_of
 
 
-class PublishableQuerySet(models.QuerySet):
+class PublishableQuerySet(RenderedMarkdownQuerySet):
     """For PublicPage models (directory/models.py): drafts stay off every public page."""
 
     def get_by_natural_key(self, slug):

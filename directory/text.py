@@ -1,16 +1,9 @@
-"""Text as the site compares and shows it: folded for matching, Markdown made safe for pages."""
+"""Text as the site compares it: folded for matching, and matched from a word's start.
+(Markdown, rendered once at save, is directory/markdown.py.)"""
 
 import unicodedata
 
-import markdown as markdown_library
-import nh3
 from django.db.models import Q
-from django.utils.safestring import SafeString, mark_safe
-
-ALLOWED_TAGS = {
-    "a", "abbr", "b", "blockquote", "br", "code", "em", "h2", "h3", "h4", "hr", "i", "li",
-    "ol", "p", "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
-}  # fmt: skip
 
 
 def fold(text: str) -> str:
@@ -18,19 +11,6 @@ def fold(text: str) -> str:
     "final nunez". What names, titles and citation keys are compared by."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
-
-
-def markdown_to_html(text: str) -> SafeString:
-    """Markdown written by staff, as HTML with anything executable removed."""
-    html = markdown_library.markdown(text or "", extensions=["tables", "sane_lists"])
-    cleaned = nh3.clean(
-        html,
-        tags=ALLOWED_TAGS,
-        attributes={"a": {"href", "title"}, "abbr": {"title"}},
-        url_schemes={"http", "https", "mailto"},
-        link_rel="noopener noreferrer nofollow",
-    )
-    return mark_safe(cleaned)
 
 
 # What may stand before a word in a name ("Wei-Ying"), in a title or text ("(NSDI)", "I/O"),

@@ -23,6 +23,8 @@ The rules:
   spaces, joiners, direction marks, soft hyphens, combining marks or U+2800 drew a blank card;
 - years within FIRST_YEAR..LAST_YEAR (directory/partial_dates.py), lengths and URLs as each
   field declares them: SQLite stores any length, so only the validation enforces them there;
+- Markdown at most MAX_LENGTH characters long and nested at most MAX_NESTING deep, so it renders
+  in bounded time, once, at save (directory/markdown.py);
 - a name whose every word starts with a letter that stays one letter in capitals
   (`validate_initials`): the initials avatar draws two letters, and "ﬁ" or "ŉ" become more.
 """
@@ -33,6 +35,8 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import models
+
+from directory.markdown import fill_all_rendered, with_rendered_fields
 
 # Line breaks and tabs are text in a multi-line field; every other control character is not.
 MULTI_LINE_ALLOWED = "\t\n\r"
@@ -185,6 +189,12 @@ class ValidatedModel(models.Model):
     class Meta:
         abstract = True
 
+    def save(self, *args, **kwargs):
+        # A Markdown field saved alone takes its rendered HTML with it (directory/markdown.py).
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = with_rendered_fields(type(self), kwargs["update_fields"])
+        super().save(*args, **kwargs)
+
     def clean_fields(self, exclude=None):
         self.normalize_text(exclude=exclude)
         errors: dict[str, list[ValidationError]] = {}
@@ -257,6 +267,10 @@ def _label(instance: models.Model, name: str) -> str:
 
 def refuse_invalid_save(sender, instance, raw=False, **kwargs) -> None:
     """pre_save receiver: every save of a ValidatedModel runs `validate_row`, raw ones (loaddata)
-    included, so no way in stores what a page cannot show."""
+    included, so no way in stores what a page cannot show, and fills each Markdown field's
+    rendered HTML (directory/markdown.py)."""
     if isinstance(instance, ValidatedModel):
         validate_row(instance)
+        # Markdown rendered here, once per save, so no page view renders it; raw saves too,
+        # which skip the fields' own pre_save.
+        fill_all_rendered(instance)

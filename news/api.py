@@ -12,7 +12,6 @@ from directory.api import (
     filtered_page,
     page_link,
 )
-from directory.text import markdown_to_html
 from news.filters import NewsFilter
 from news.models import NewsItem
 
@@ -82,6 +81,6 @@ def get_news(request, slug: str):
     return {
         **news_summary(item, request),
         "body": item.body,
-        "body_html": str(markdown_to_html(item.body)),
+        "body_html": str(item.body_html),
         "publications": [page_link(paper, paper.title, request) for paper in publications],
     }

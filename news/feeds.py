@@ -8,7 +8,6 @@ from django.urls import reverse
 
 from directory.feeds import XmlSafeAtom1Feed
 from directory.models import Lab
-from directory.text import markdown_to_html
 from news.filters import NewsFilter
 from news.models import NewsItem
 from publications.feeds import Selection
@@ -58,7 +57,7 @@ class NewsFeed(Feed):
         return item.title
 
     def item_description(self, item):
-        return markdown_to_html(item.body)
+        return item.body_html
 
     def item_pubdate(self, item):
         return datetime.datetime.combine(item.date.first_day(), datetime.time(), datetime.UTC)

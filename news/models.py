@@ -2,6 +2,7 @@ from django.db import models
 from django.db.models.functions import Substr
 from simple_history.models import HistoricalRecords
 
+from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import PublicPage
 from directory.partial_dates import PartialDateField, year_of
 from directory.querysets import PublishableQuerySet
@@ -79,10 +80,11 @@ class NewsItem(PublicPage):
     )
     date = PartialDateField(help_text='As precise as known: "2026", "May 2026" or "25 Jul 2026".')
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.NEWS)
-    body = models.TextField(
+    body = MarkdownField(
         blank=True,
         help_text="Markdown. Leave empty for a one-line item: it is listed without a page.",
     )
+    body_html = RenderedMarkdownField(source="body")
     link = models.URLField(
         "external link",
         max_length=500,
@@ -104,7 +106,9 @@ class NewsItem(PublicPage):
     )
 
     objects = NewsItemQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["people", "publications", "groups"])
+    history = HistoricalRecords(
+        m2m_fields=["people", "publications", "groups"], excluded_fields=["body_html"]
+    )
 
     class Meta:
         # The slug last: items of one date and title keep one order, page after page.

@@ -11,6 +11,7 @@ from directory.identifiers import (
     orcid_url,
     validate_orcid,  # noqa: F401  (named by migration 0010)
 )
+from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import OrderedRow, PublicPage, WebLink
 from directory.partial_dates import (
     PartialDateField,
@@ -77,10 +78,11 @@ class ResearchArea(PublicPage):
         unique=True,
         help_text="The area's address: /areas/slug/, and its filter value.",
     )
-    description = models.TextField(blank=True, help_text="Shown on the area's page. Markdown.")
+    description = MarkdownField(blank=True, help_text="Shown on the area's page. Markdown.")
+    description_html = RenderedMarkdownField(source="description")
 
     objects = PublishableQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = HistoricalRecords(excluded_fields=["description_html"])
 
     class Meta:
         ordering = ["name"]
@@ -251,10 +253,12 @@ class Person(KnownByNames, PublicPage):
         related_name="people",
         help_text="The department's research areas this person works in, listed on both pages.",
     )
-    short_bio = models.TextField(
+    short_bio = MarkdownField(
         blank=True, help_text="One or two sentences for the directory and link previews. Markdown."
     )
-    bio = models.TextField(blank=True, help_text="The full biography on the profile. Markdown.")
+    short_bio_html = RenderedMarkdownField(source="short_bio")
+    bio = MarkdownField(blank=True, help_text="The full biography on the profile. Markdown.")
+    bio_html = RenderedMarkdownField(source="bio")
     photo = models.ImageField(
         upload_to="people/",
         blank=True,
@@ -306,7 +310,9 @@ class Person(KnownByNames, PublicPage):
     )
 
     objects = PersonQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["research_areas"])
+    history = HistoricalRecords(
+        m2m_fields=["research_areas"], excluded_fields=["short_bio_html", "bio_html"]
+    )
 
     class Meta:
         ordering = ["name"]
@@ -613,7 +619,8 @@ class ResearchGroup(PublicPage):
     short_description = models.CharField(
         max_length=300, blank=True, help_text="One sentence for the list of groups."
     )
-    description = models.TextField(blank=True, help_text="The group's page. Markdown.")
+    description = MarkdownField(blank=True, help_text="The group's page. Markdown.")
+    description_html = RenderedMarkdownField(source="description")
     position = models.PositiveSmallIntegerField(
         default=0, help_text="Groups are listed from the smallest number to the largest."
     )
@@ -625,7 +632,7 @@ class ResearchGroup(PublicPage):
     )
 
     objects = ResearchGroupQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["areas"])
+    history = HistoricalRecords(m2m_fields=["areas"], excluded_fields=["description_html"])
 
     class Meta:
         ordering = ["position", "name"]

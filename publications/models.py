@@ -7,6 +7,7 @@ from django.db import models
 from simple_history.models import HistoricalRecords
 
 from directory.identifiers import DoiField
+from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet
@@ -302,7 +303,8 @@ class Publication(PublicPage):
     is_featured = models.BooleanField(
         "featured", default=False, help_text="Shown on the home page."
     )
-    abstract = models.TextField(blank=True, help_text="Markdown.")
+    abstract = MarkdownField(blank=True, help_text="Markdown.")
+    abstract_html = RenderedMarkdownField(source="abstract")
     doi = DoiField(
         "DOI",
         max_length=200,
@@ -334,7 +336,9 @@ class Publication(PublicPage):
 
     objects = PublicationQuerySet.as_manager()
     # The search text repeats the title and the authors, which the history keeps already.
-    history = HistoricalRecords(m2m_fields=["areas"], excluded_fields=["search_text"])
+    history = HistoricalRecords(
+        m2m_fields=["areas"], excluded_fields=["search_text", "abstract_html"]
+    )
 
     class Meta:
         # The slug last: papers of one year and title keep one order, so a page of the list,

@@ -5,11 +5,8 @@ from django.utils.safestring import mark_safe
 
 from directory.icons import PATHS
 from directory.site_cache import cached
-from directory.text import markdown_to_html
 
 register = template.Library()
-
-register.filter("markdown", markdown_to_html)
 
 
 @register.simple_tag(takes_context=True)
