@@ -187,6 +187,11 @@ def validate_aliases(text: str) -> None:
             f"An alias is a name of at most {MAX_ALIAS_LENGTH} characters; "
             f"“{too_long[0][:40]}…” has {len(too_long[0]):,}."
         )
+    for number, alias in enumerate(aliases, start=1):
+        try:
+            validate_visible_name(alias)
+        except ValidationError as refused:
+            raise ValidationError(f"Alias {number}: {refused.message}") from None
 
 
 class KnownByNames:

@@ -30,3 +30,13 @@ def test_a_few_aliases_are_kept(editor_client):
     assert response.status_code == 302
     outsider.refresh_from_db()
     assert outsider.alias_list == ["P. Outsider", "Outsider, P."]
+
+
+def test_an_alias_of_invisible_characters_only_is_refused_like_a_name(editor_client):
+    """Found by the hostile-input suite: a name must show a letter, and an alias is a name."""
+    outsider = ExternalPerson.objects.create(name="Plain Outsider", slug="plain-outsider")
+    url = reverse("admin:people_externalperson_change", args=[outsider.pk])
+    data = change_form_data(editor_client.get(url))
+    response = editor_client.post(url, data | {"aliases": "P. Outsider\n\u200b\u200d\u00ad"})
+    assert response.status_code == 200
+    assert "Alias 2: Write the name in letters" in str(response.context["errors"])
