@@ -62,6 +62,18 @@ TOOLS = {
         ("libpango-1.0-0", "libpangoft2-1.0-0", "fonts-dejavu-core"),
         weasyprint_loads,
     ),
+    "bibtex": Tool(
+        "BibTeX",
+        "reading the BibTeX export back with a standard style",
+        ("texlive-binaries", "texlive-base"),  # bibtex, and plain.bst and abbrv.bst
+        lambda: executable(shutil.which("bibtex")) and executable(shutil.which("kpsewhich")),
+    ),
+    "pandoc": Tool(
+        "pandoc",
+        "reading the BibTeX export back as citeproc does",
+        ("pandoc",),
+        lambda: executable(shutil.which("pandoc")),
+    ),
 }
 
 
