@@ -111,6 +111,8 @@ LATEX_SPECIALS_ENCODER = UnicodeToLatexEncoder(
 # An accented i is written {\'i}: pandoc reads pylatexenc's {\'\i} as a dotless ı and an accent.
 # Only ı and ȷ themselves are written \i and \j.
 DOTLESS = {"\u0131", "\u0237"}
+# Letters without accents that LaTeX names and every reader, pandoc 2.17 included, reads back.
+LATEX_LETTERS = set("ÆæØøßıŁłŒœ")
 # Dashes as TeX's ligatures: pandoc 2.17 (Debian 12) drops {\textendash} and {\textemdash}, and
 # every reader, BibTeX's styles and bibtexparser included, reads "--" as an en dash.
 LATEX_LIGATURES = {"\u2013": "--", "\u2014": "---"}
@@ -358,7 +360,10 @@ def _latex(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _latex_character(character: str) -> str:
-    """The character as LaTeX when a reader gets it back, else as it is (UTF-8).
+    """The character as LaTeX when it is a Latin letter and a reader gets it back, else as it
+    is (UTF-8): classic BibTeX needs a letter as LaTeX to abbreviate or sort a name, but reads
+    a sign in UTF-8 as well, and pandoc 2.17 drops the text macros of signs ({\\textellipsis},
+    {\\textsterling}) and of some letters ({\\DH}, {\\ng}).
 
     pylatexenc's table loses letters: Greek capitals become Latin ones ("Α" is written "A"),
     most Cyrillic letters vanish, "·" reads back as "˙". The property tests found these
@@ -367,6 +372,8 @@ def _latex_character(character: str) -> str:
         return LATEX_LIGATURES[character]
     if character in LATEX_SPECIALS:
         return LATEX_SPECIALS_ENCODER.unicode_to_latex(character)
+    if character not in LATEX_LETTERS and not _accented_latin_letter(character):
+        return character
     encoded = LATEX_ENCODER.unicode_to_latex(character)
     if encoded == character:
         return encoded
@@ -375,6 +382,17 @@ def _latex_character(character: str) -> str:
     decoded = LATEX_READER.latex_to_text(encoded)
     same = unicodedata.normalize("NFC", decoded) == unicodedata.normalize("NFC", character)
     return encoded if same else character
+
+
+def _accented_latin_letter(character: str) -> bool:
+    """A Latin letter and its accents ("é" is "e" and an acute): what LaTeX writes {\\'e}."""
+    base, *accents = unicodedata.normalize("NFD", character)
+    return (
+        base.isascii()
+        and base.isalpha()
+        and bool(accents)
+        and all(map(unicodedata.combining, accents))
+    )
 
 
 def _verbatim(text: str) -> str:

@@ -6,6 +6,7 @@ names (given and family), titles and venues with what staff entered, field by fi
 import json
 import re
 import subprocess
+import unicodedata
 from dataclasses import dataclass
 
 import pytest
@@ -39,6 +40,16 @@ NAMES = [
     Name("José Ángel Ortíz", "José Ángel", "Ortíz", "J. Á. Ortíz"),
     Name("Ángel de la Fuente", "Ángel", "de la Fuente", "Á. de la Fuente"),
     Name("张伟", "", "张伟", "张伟"),
+]
+# LaTeX's special characters, and the letters and signs of Latin-1, Latin Extended A and B,
+# general punctuation and Latin Extended Additional.
+CHARACTERS = [
+    *"&%$#_{}~^\\",
+    *(
+        chr(code)
+        for code in [*range(0xA1, 0x250), *range(0x2010, 0x2030), *range(0x1E00, 0x1F00)]
+        if unicodedata.category(chr(code))[0] in "LPS"
+    ),
 ]
 VENUE = "IEEE Symposium on Security and Privacy (IEEE S&P)"
 TITLES = [
@@ -196,3 +207,25 @@ def test_pandoc_citeproc_prints_the_venue_and_names_as_stored(bib_file, papers):
         "Ángel de la Fuente",
     ]:
         assert text in printed
+
+
+@pytest.mark.needs("pandoc")
+def test_pandoc_reads_back_every_latin_letter_and_sign_as_written(tmp_path):
+    """One entry per character, each inside a title as the export writes it."""
+    path = tmp_path / "characters.bib"
+    path.write_text(
+        "".join(
+            f"@misc{{c{number}, title = {{{{x{exports._latex(character)}x}}}}}}\n"
+            for number, character in enumerate(CHARACTERS)
+        )
+    )
+    read = {
+        item["id"]: item["title"]
+        for item in json.loads(pandoc("-f", "bibtex", "-t", "csljson", str(path)))
+    }
+    lost = [
+        character
+        for number, character in enumerate(CHARACTERS)
+        if unicodedata.normalize("NFC", read[f"c{number}"]) != f"x{character}x"
+    ]
+    assert lost == []
