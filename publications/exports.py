@@ -386,11 +386,12 @@ def _latex_character(character: str) -> str:
 
 def _accented_latin_letter(character: str) -> bool:
     """A Latin letter and its accents ("é" is "e" and an acute): what LaTeX writes {\\'e}."""
-    base, *accents = unicodedata.normalize("NFD", character)
+    decomposed = unicodedata.normalize("NFD", character)
+    base, accents = decomposed[0], decomposed[1:]
     return (
-        base.isascii()
+        bool(accents)
+        and base.isascii()
         and base.isalpha()
-        and bool(accents)
         and all(map(unicodedata.combining, accents))
     )
 
