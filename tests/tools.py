@@ -68,6 +68,12 @@ TOOLS = {
         ("texlive-binaries", "texlive-base"),  # bibtex, and plain.bst and abbrv.bst
         lambda: executable(shutil.which("bibtex")) and executable(shutil.which("kpsewhich")),
     ),
+    "biber": Tool(
+        "Biber",
+        "reading the BibTeX export back as biblatex does",
+        ("biber",),
+        lambda: executable(shutil.which("biber")),
+    ),
     "pandoc": Tool(
         "pandoc",
         "reading the BibTeX export back as citeproc does",

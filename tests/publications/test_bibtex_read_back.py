@@ -8,6 +8,7 @@ import re
 import subprocess
 import unicodedata
 from dataclasses import dataclass
+from xml.etree import ElementTree
 
 import pytest
 from pylatexenc.latex2text import LatexNodes2Text
@@ -157,11 +158,48 @@ def csl_name(name: dict[str, str]) -> tuple[str, str]:
     return name.get("given", ""), f"{particle} {name.get('family', '')}".strip()
 
 
-@pytest.mark.needs("pandoc")
-def test_pandoc_and_the_portals_own_import_read_every_name_title_and_venue_as_stored(
+BIBLATEXML = "{http://biblatex-biber.sourceforge.net/biblatexml}"
+
+
+def biber_read(bib_file) -> dict[str, tuple[list[tuple[str, str]], str, str]]:
+    """Each entry's names (given, family with its particle), title and venue as biber reads
+    them (its tool mode, writing BibLaTeXML): names in Unicode, other fields as LaTeX."""
+    output = bib_file.parent / "biber.bltxml"
+    run = subprocess.run(
+        ["biber", "--tool", "--output-format=biblatexml", f"--output-file={output}", bib_file],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "WARN" not in run.stdout, run.stdout
+
+    def part(name: ElementTree.Element, kind: str) -> str:
+        element = name.find(f"{BIBLATEXML}namepart[@type='{kind}']")
+        if element is None:
+            return ""
+        words = element.findall(f"{BIBLATEXML}namepart")
+        return " ".join(word.text or "" for word in words) if words else element.text or ""
+
+    read = {}
+    for entry in ElementTree.parse(output).getroot():
+        names = [
+            (part(name, "given"), f"{part(name, 'prefix')} {part(name, 'family')}".strip())
+            for name in entry.iter(f"{BIBLATEXML}name")
+        ]
+        title, venue = (
+            plain(entry.findtext(f"{BIBLATEXML}{field}", "")) for field in ("title", "booktitle")
+        )
+        read[entry.get("id", "")] = (names, title, venue)
+    return read
+
+
+@pytest.mark.needs("pandoc", "biber")
+def test_pandoc_biber_and_the_portals_own_import_read_every_name_title_and_venue_as_stored(
     bib_file, papers
 ):
     """The import reads with bibtexparser: a name written family first comes back in order."""
+    biber = biber_read(bib_file)
     items = {
         item["id"]: item
         for item in json.loads(pandoc("-f", "bibtex", "-t", "csljson", str(bib_file)))
@@ -178,6 +216,8 @@ def test_pandoc_and_the_portals_own_import_read_every_name_title_and_venue_as_st
             mismatches.append(f"{key} title: {item['title']!r} != {title!r}")
         if item["container-title"] != VENUE:
             mismatches.append(f"{key} venue: {item['container-title']!r} != {VENUE!r}")
+        if biber[key] != (stored, title, VENUE):
+            mismatches.append(f"{key} biber: {biber[key]!r}")
         entry = imported[key]
         if (entry.authors, entry.title, entry.venue) != (
             tuple(name.stored for name in names),
