@@ -51,6 +51,11 @@ class FilteredFeed(Feed):
         filterset = request.feed_filters
         return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
 
+    def author_name(self, selection):
+        """The lab: RFC 4287 requires an author of every entry, and an entry without one of its
+        own (a paper without authors, news about nobody in particular) takes the feed's."""
+        return selection.lab_name
+
 
 class PublicationFeed(FilteredFeed):
     """`/publications/feed/?author=hang-zhu` follows one member's papers, `?venue=NSDI` a venue's.
