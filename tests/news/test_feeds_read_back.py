@@ -9,6 +9,7 @@ import feedparser
 import pytest
 
 from news.models import NewsItem
+from tests.cases import SeededTestCase
 from tests.factories import make_news, make_person, make_publication
 
 pytestmark = pytest.mark.django_db
@@ -97,3 +98,16 @@ def test_the_news_page_offers_a_member_asked_for_though_not_in_the_news(client):
     assert list(page.context["page"].object_list) == []
     assert '<option value="hang-zhu" selected>Hang Zhu</option>' in page.content.decode()
     assert NewsItem.objects.count() == 1
+
+
+class SeededFeedsReadBackTests(SeededTestCase):
+    def test_every_feed_the_readme_names_reads_back_valid_from_the_seed(self):
+        for url in [
+            "/publications/feed/",
+            "/publications/feed/?author=hang-zhu",
+            "/publications/feed/?type=preprint",
+            "/news/feed/",
+            "/news/feed/?person=hang-zhu",
+        ]:
+            feed = read_feed(self.client, url)
+            assert all(entry.get("updated_parsed") for entry in feed.entries), url
