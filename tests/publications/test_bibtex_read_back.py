@@ -1,7 +1,8 @@
 """The BibTeX export read back by the programs researchers feed it to: classic `bibtex` with the
 standard styles (plain.bst writes names whole, abbrv.bst abbreviates given names, where a bare
-accent macro falls apart), and pandoc 2.17, which reads it as citeproc does. Each compares the
-names (given and family), titles and venues with what staff entered, field by field."""
+accent macro falls apart), biber (biblatex's reader), pandoc 2.17 (which reads it as citeproc
+does) and the portal's own import (bibtexparser). Each compares the names (given and family),
+titles and venues with what staff entered, field by field."""
 
 import json
 import re
