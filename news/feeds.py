@@ -2,35 +2,25 @@
 
 import datetime
 
-from django.contrib.syndication.views import Feed
-from django.core.exceptions import BadRequest
 from django.urls import reverse
 
-from directory.feeds import XmlSafeAtom1Feed
-from directory.models import Lab
 from news.filters import NewsFilter
 from news.models import NewsItem
-from publications.feeds import Selection
-from publications.filters import filters_query
+from publications.feeds import FilteredFeed
 
 FEED_ITEMS = 20
 
 
-class NewsFeed(Feed):
+class NewsFeed(FilteredFeed):
     """`/news/feed/?person=hang-zhu` follows the news about one member, as the publications
     feed follows their papers, and `?group=` a research group's news (its page's News); a value
-    the news page would ignore is a 400.
+    the news page would ignore is a 400 (FilteredFeed), and a member without news an empty feed.
 
     A news item is dated the first day its date stands for: "Jul 2026" is 1 July 2026.
     """
 
-    feed_type = XmlSafeAtom1Feed
-
-    def get_object(self, request):
-        filterset = NewsFilter(request.GET, queryset=NewsItem.objects.published().for_listing())
-        if ignored := filterset.ignored_values():
-            raise BadRequest(" ".join(ignored))
-        return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
+    def filterset(self, request):
+        return NewsFilter(request.GET, queryset=NewsItem.objects.published().for_listing())
 
     def title(self, selection):
         form = selection.filterset.form

@@ -1,4 +1,5 @@
 from django import forms
+from django.db.models import Q
 
 from directory.filters import ChoiceFilter, FilterSet, SearchFilter, YearFilter
 from directory.site_cache import cached
@@ -38,10 +39,22 @@ class NewsFilter(FilterSet):
         # the people in the news: each reads every news item, so kept until the next change.
         years, people = cached("news-choices", None, news_choices)
         self.filters["year"].extra["widget"] = forms.Select(choices=[("", "Any year"), *years])
-        self.filters["person"].extra["choices"] = people
+        self.filters["person"].extra["choices"] = [*people, *self.asked_people(people)]
         # Read when first needed: a site without research groups never shows the control, so a
         # page or feed that is not narrowed by group pays no query for them.
         self.filters["group"].extra["choices"] = published_choices(ResearchGroup)
+
+    def asked_people(self, in_the_news: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """A published member asked for who is not in the news: their profile links their news
+        feed, which is empty, not a refusal. One query, only when such a slug is given."""
+        values = self.data.getlist("person") if hasattr(self.data, "getlist") else []
+        known = {slug.casefold() for slug, _ in in_the_news}
+        if not (asked := [value for value in values if value and value.casefold() not in known]):
+            return []
+        matches = Q()
+        for value in asked:
+            matches |= Q(slug__iexact=value)
+        return list(Person.objects.published().filter(matches).values_list("slug", "name"))
 
     def filter_year(self, queryset, name, value):
         return queryset.in_year(int(value))

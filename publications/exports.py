@@ -95,9 +95,27 @@ CSV_COLUMNS = [
     "awards",
 ]
 
-# Accents become LaTeX (\'e) so classic BibTeX reads the file too; characters LaTeX has no
-# command for (Chinese, say) are kept as they are.
-LATEX_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+# Accents become LaTeX, each accented letter in braces of its own ({\'e}, {\~n}): classic BibTeX
+# reads a braced accent as one letter, and splits or drops one written bare (\'e) when a style
+# abbreviates or sorts names. Characters LaTeX has no command for (Chinese, say) are kept as
+# they are.
+LATEX_ENCODER = UnicodeToLatexEncoder(
+    unknown_char_policy="keep",
+    unknown_char_warning=False,
+    replacement_latex_protection="braces-all",
+)
+# LaTeX's special characters are not letters: escaped as LaTeX writes them (\%, \&), unbraced.
+LATEX_SPECIALS_ENCODER = UnicodeToLatexEncoder(
+    unknown_char_policy="keep", unknown_char_warning=False
+)
+# An accented i is written {\'i}: pandoc reads pylatexenc's {\'\i} as a dotless ı and an accent.
+# Only ı and ȷ themselves are written \i and \j.
+DOTLESS = {"\u0131", "\u0237"}
+# Letters without accents that LaTeX names and every reader, pandoc 2.17 included, reads back.
+LATEX_LETTERS = set("ÆæØøßıŁłŒœ")
+# Dashes as TeX's ligatures: pandoc 2.17 (Debian 12) drops {\textendash} and {\textemdash}, and
+# every reader, BibTeX's styles and bibtexparser included, reads "--" as an en dash.
+LATEX_LIGATURES = {"\u2013": "--", "\u2014": "---"}
 # Text that LaTeX reads as it is: ASCII without LaTeX's special characters. Most titles and
 # names are, and skipping the encoder for them halves the time of a large export.
 PLAIN_LATEX = re.compile(r"[ !'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
@@ -277,7 +295,9 @@ def _bibtex_text(paper: BibtexPaper, key: str, authors: list[str], pdf_url: str)
     # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
     fields.append(("title", "{" + _latex(paper.title) + "}"))
     if paper.venue:
-        fields.append((BIBTEX_VENUE_FIELDS[entry_type], _latex(paper.venue)))
+        # Braced whole, as the title: CSL processors (pandoc, citeproc) otherwise change the
+        # case of a venue's name ("IEEE S&P" read as "IEEE s&p").
+        fields.append((BIBTEX_VENUE_FIELDS[entry_type], "{" + _latex(paper.venue) + "}"))
     if paper.year:
         fields.append(("year", str(paper.year)))
     if paper.doi:
@@ -306,12 +326,21 @@ def _write_entry(entry_type: str, key: str, fields: list[tuple[str, str]]) -> st
 
 @lru_cache(maxsize=8192)
 def _bibtex_name(name: str) -> str:
-    """A name BibTeX reads back whole: braced when a comma or "and" would split it. Remembered:
-    a year's export writes the same few hundred names thousands of times."""
+    """A name BibTeX reads back whole: braced when a comma or "and" would split it. Written
+    family first ("{\\'E}mile {\\~N}u{\\~n}ez" as "{\\~N}u{\\~n}ez, {\\'E}mile") when a given name
+    begins with an accented letter: pandoc 2.17 reads a braced first word as a particle
+    ("von"), not as the given name that BibTeX and bibtexparser read. Remembered: a
+    year's export writes the same few hundred names thousands of times."""
     encoded = _latex(name)
     words = name.casefold().split()
     if "," in name or "and" in words or name.casefold() == "others":
         return "{" + encoded + "}"
+    parts = name_parts(name)
+    if any(_latex(word).startswith("{") for word in parts.first):
+        family = " ".join(parts.von + parts.last)
+        return _latex(
+            ", ".join(part for part in (family, *parts.jr, " ".join(parts.first)) if part)
+        )
     return encoded
 
 
@@ -331,17 +360,40 @@ def _latex(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _latex_character(character: str) -> str:
-    """The character as LaTeX when a reader gets it back, else as it is (UTF-8).
+    """The character as LaTeX when it is a Latin letter and a reader gets it back, else as it
+    is (UTF-8): classic BibTeX needs a letter as LaTeX to abbreviate or sort a name, but reads
+    a sign in UTF-8 as well, and pandoc 2.17 drops the text macros of signs ({\\textellipsis},
+    {\\textsterling}) and of some letters ({\\DH}, {\\ng}).
 
     pylatexenc's table loses letters: Greek capitals become Latin ones ("Α" is written "A"),
     most Cyrillic letters vanish, "·" reads back as "˙". The property tests found these
     (tests/test_properties_text_everywhere.py)."""
+    if character in LATEX_LIGATURES:
+        return LATEX_LIGATURES[character]
+    if character in LATEX_SPECIALS:
+        return LATEX_SPECIALS_ENCODER.unicode_to_latex(character)
+    if character not in LATEX_LETTERS and not _accented_latin_letter(character):
+        return character
     encoded = LATEX_ENCODER.unicode_to_latex(character)
-    if encoded == character or character in LATEX_SPECIALS:
+    if encoded == character:
         return encoded
+    if character not in DOTLESS:
+        encoded = encoded.replace("\\i}", "i}").replace("\\j}", "j}")
     decoded = LATEX_READER.latex_to_text(encoded)
     same = unicodedata.normalize("NFC", decoded) == unicodedata.normalize("NFC", character)
     return encoded if same else character
+
+
+def _accented_latin_letter(character: str) -> bool:
+    """A Latin letter and its accents ("é" is "e" and an acute): what LaTeX writes {\\'e}."""
+    decomposed = unicodedata.normalize("NFD", character)
+    base, accents = decomposed[0], decomposed[1:]
+    return (
+        bool(accents)
+        and base.isascii()
+        and base.isalpha()
+        and all(map(unicodedata.combining, accents))
+    )
 
 
 def _verbatim(text: str) -> str:

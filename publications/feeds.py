@@ -4,6 +4,8 @@ import datetime
 from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce, Now
 from django.urls import reverse
 
 from directory.feeds import XmlSafeAtom1Feed
@@ -26,30 +28,48 @@ class Selection:
     lab_name: str
 
 
-class PublicationFeed(Feed):
-    """`/publications/feed/?author=hang-zhu` follows one member's papers, `?venue=NSDI` a venue's.
-
-    Publications only have a year, so an entry is dated the first of January of its year (what
-    readers sort by); an undated one has no date rather than an invented one.
-    """
+class FilteredFeed(Feed):
+    """A feed narrowed by the filters of its list's page (`filterset`)."""
 
     feed_type = XmlSafeAtom1Feed
 
+    def filterset(self, request) -> FilterSet:
+        raise NotImplementedError
+
     def __call__(self, request, *args, **kwargs):
-        """A filter value the list would ignore is a 400 that says so in the list's words: a
-        feed cannot show a notice, and would hold the wrong papers. A plain answer, not an
-        exception, so the log gets one line and no traceback."""
-        filterset = PublicationFilter(
-            request.GET, queryset=Publication.objects.published().for_listing()
-        )
+        """A filter value the list would ignore is a 400 that says so in the list's words, as
+        plain text a feed reader can show: a feed cannot show a notice, and would hold the wrong
+        entries. A plain answer, not an exception, so the log gets one line and no traceback.
+        A value the list knows that matches nothing is an empty feed."""
+        filterset = self.filterset(request)
         if ignored := filterset.ignored_values():
             return plain_text("\n".join(ignored), status=400)
-        request.publication_filters = filterset
+        request.feed_filters = filterset
         return super().__call__(request, *args, **kwargs)
 
     def get_object(self, request):
-        filterset = request.publication_filters
+        filterset = request.feed_filters
         return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
+
+    def author_name(self, selection):
+        """The lab: RFC 4287 requires an author of every entry, and an entry without one of its
+        own (a paper without authors, news about nobody in particular) takes the feed's."""
+        return selection.lab_name
+
+
+class PublicationFeed(FilteredFeed):
+    """`/publications/feed/?author=hang-zhu` follows one member's papers, `?venue=NSDI` a venue's.
+
+    Publications only have a year, so an entry is dated the first of January of its year (what
+    readers sort by); an undated one is published at no date rather than an invented one, and
+    updated when its row last changed (its history), else now: RFC 4287 requires every entry
+    to say when it was updated.
+    """
+
+    def filterset(self, request):
+        return PublicationFilter(
+            request.GET, queryset=Publication.objects.published().for_listing()
+        )
 
     def title(self, selection):
         chips = ", ".join(chip.label for chip in active_filters(selection.filterset))
@@ -65,7 +85,9 @@ class PublicationFeed(Feed):
         return reverse("publications:feed") + selection.query
 
     def items(self, selection):
-        return selection.filterset.qs[:FEED_ITEMS]
+        last_change = Publication.history.filter(id=OuterRef("pk")).order_by("-history_date")
+        changed_at = Coalesce(Subquery(last_change.values("history_date")[:1]), Now())
+        return selection.filterset.qs.annotate(changed_at=changed_at)[:FEED_ITEMS]
 
     def item_title(self, publication):
         return publication.title
@@ -84,7 +106,7 @@ class PublicationFeed(Feed):
         return datetime.datetime(publication.year, 1, 1, tzinfo=datetime.UTC)
 
     def item_updateddate(self, publication):
-        return self.item_pubdate(publication)
+        return self.item_pubdate(publication) or publication.changed_at
 
     def item_categories(self, publication):
         categories = [publication.get_type_display()]

@@ -87,6 +87,24 @@ TOOLS = {
         lambda: os.path.isfile(vnu_jar_path()),
         then=("make vnu",),
     ),
+    "bibtex": Tool(
+        "BibTeX",
+        "reading the BibTeX export back with a standard style",
+        ("texlive-binaries", "texlive-base"),  # bibtex, and plain.bst and abbrv.bst
+        lambda: executable(shutil.which("bibtex")) and executable(shutil.which("kpsewhich")),
+    ),
+    "biber": Tool(
+        "Biber",
+        "reading the BibTeX export back as biblatex does",
+        ("biber",),
+        lambda: executable(shutil.which("biber")),
+    ),
+    "pandoc": Tool(
+        "pandoc",
+        "reading the BibTeX export back as citeproc does",
+        ("pandoc",),
+        lambda: executable(shutil.which("pandoc")),
+    ),
 }
 
 

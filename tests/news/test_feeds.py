@@ -73,8 +73,9 @@ class SeededFeedTests(SeededTestCase):
     def test_an_undated_publication_gets_no_invented_date_in_the_feed(self):
         root = feed(self.client, "/publications/feed/", {"type": "preprint"})
         oneflow = next(e for e in entries(root) if e.findtext(f"{ATOM}title").startswith("OneFlow"))
-        assert oneflow.find(f"{ATOM}updated") is None
         assert oneflow.find(f"{ATOM}published") is None
+        # RFC 4287 requires <updated>: when the row last changed, not a publication date.
+        assert oneflow.find(f"{ATOM}updated") is not None
 
     def test_a_feed_with_a_filter_value_the_list_would_ignore_is_a_bad_request(self):
         assert self.client.get("/publications/feed/", {"year": "soon"}).status_code == 400

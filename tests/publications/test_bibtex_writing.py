@@ -111,3 +111,32 @@ def test_an_export_read_through_its_filter_writes_what_the_cite_blocks_write(pap
     assert len(library.entries) == len(papers)
     first_key = exports.citation_keys([Publication.objects.get(pk=papers[0].pk)])[papers[0].pk]
     assert first_key in library.entries_dict
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        # Each accented letter in braces of its own, which classic BibTeX reads as one letter.
+        ("José Núñez", "Jos{\\'e} N{\\'u}{\\~n}ez"),
+        ("João Gonçalves", "Jo{\\~a}o Gon{\\c{c}}alves"),
+        ("Ortíz", "Ort{\\'i}z"),
+        # Dashes as TeX's ligatures; signs in UTF-8, which pandoc reads and its macros not.
+        ("2019–2024 — now", "2019--2024 --- now"),
+        ("Wait… £5 «ok»", "Wait… £5 «ok»"),
+    ],
+)
+def test_text_is_written_as_every_bibtex_reader_reads_it(text, written):
+    assert exports._latex(text) == written
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        ("José Núñez", "Jos{\\'e} N{\\'u}{\\~n}ez"),
+        # A braced first word is a particle to pandoc 2.17: such a name is written family first.
+        ("Émile Ñúñez", "{\\~N}{\\'u}{\\~n}ez, {\\'E}mile"),
+        ("Ángel de la Fuente", "de la Fuente, {\\'A}ngel"),
+    ],
+)
+def test_a_name_is_written_as_bibtex_and_pandoc_both_read_it(name, written):
+    assert exports._bibtex_name(name) == written

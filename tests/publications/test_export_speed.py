@@ -52,7 +52,7 @@ def test_authors_links_and_awards_are_read_as_strings_without_model_objects():
     finally:
         pre_init.disconnect(count)
     assert set(built) == {Publication, Venue}
-    assert "author = {Hang Zhu and Jos\\'e Garc{\\'\\i}a}" in text
+    assert "author = {Hang Zhu and Jos{\\'e} Garc{\\'i}a}" in text
     assert "url = {https://example.org/k.pdf}" in text
     assert "Best Paper" in table
     # The page's "Cite" block passes a paper with its parts prefetched: the same entry.

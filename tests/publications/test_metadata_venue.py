@@ -46,7 +46,7 @@ class SeededVenueLabelTests(SeededTestCase):
 
     def test_the_bibtex_uses_the_same_label_as_the_page(self):
         assert (
-            "howpublished = {arXiv}" in self.client.get("/publications/vapo.bib").content.decode()
+            "howpublished = {{arXiv}}" in self.client.get("/publications/vapo.bib").content.decode()
         )
         bib = self.client.get("/publications/causalmesh.bib").content.decode()
-        assert "booktitle = {International Conference on Very Large Data Bases (VLDB)}" in bib
+        assert "booktitle = {{International Conference on Very Large Data Bases (VLDB)}}" in bib
