@@ -239,8 +239,10 @@ CACHES = {
     )
 }
 # SITE_CACHE=0 renders every page every time, and sends no ETag (for measuring, debugging);
-# the aggregates pages share (facet counts, co-authors) stay cached per stamp.
-SITE_CACHE = env_bool("SITE_CACHE", default=True)
+# the aggregates pages share (facet counts, co-authors) stay cached per stamp. Off by default
+# with DEBUG (`make run`): a template being edited shows on the next reload, where a kept page
+# would be served until the next save.
+SITE_CACHE = env_bool("SITE_CACHE", default=not DEBUG)
 # Seconds a page stays cached; a save makes it unreachable long before.
 SITE_CACHE_TIMEOUT = env_int("SITE_CACHE_TIMEOUT", 24 * 3600)
 # Pages each app server process also keeps in its own memory, most recently used (about

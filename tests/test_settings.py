@@ -43,6 +43,24 @@ def test_a_malformed_value_stops_start_up_naming_the_variable(environment, named
     assert named in result.stderr
 
 
+def load_setting(name: str, **environment) -> str:
+    env = {key: value for key, value in os.environ.items() if key not in {"SECRET_KEY", "DEBUG"}}
+    env.update(environment)
+    code = f"import config.settings as s; print(s.{name})"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=PROJECT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_debug_serves_fresh_pages_and_production_keeps_them():
+    """Under `make run` (DEBUG) a template edit shows on the next reload: no page is kept."""
+    assert load_setting("SITE_CACHE", DEBUG="1") == "False"
+    assert load_setting("SITE_CACHE", SECRET_KEY="k") == "True"
+    assert load_setting("SITE_CACHE", DEBUG="1", SITE_CACHE="1") == "True"
+
+
 def test_debug_is_off_unless_asked_for():
     result = load_settings(SECRET_KEY="k")
     assert result.returncode == 0, result.stderr
