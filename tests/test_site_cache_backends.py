@@ -212,6 +212,7 @@ def test_an_edit_on_one_app_server_reaches_the_other_through_redis(redis_url, tm
         "SITE_RELEASE": f"test-{os.getpid()}-{time.time_ns()}",
         "SECRET_KEY": "test-only-" + "x" * 40,
         "DEBUG": "1",
+        "SITE_CACHE": "1",  # off by default with DEBUG; this test is about the page cache
     }
     ports = [free_port(), free_port()]
     servers = [
