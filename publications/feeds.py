@@ -4,6 +4,7 @@ import datetime
 from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
+from django.http import HttpResponse
 from django.urls import reverse
 
 from directory.feeds import XmlSafeAtom1Feed
@@ -12,7 +13,6 @@ from directory.models import Lab
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
-from publications.views import plain_text
 
 FEED_ITEMS = 50
 
@@ -24,6 +24,12 @@ class Selection:
     filterset: FilterSet
     query: str
     lab_name: str
+
+
+def plain_text(message: str, *, status: int) -> HttpResponse:
+    """A refusal as one line of text: what a feed reader or a download shows as it is (the
+    exports answer with it too)."""
+    return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
 
 
 class PublicationFeed(Feed):
