@@ -4,7 +4,7 @@
         .venv/bin/python benchmarks/cold_counts.py [--repeats 5] [URL ...]
 
 On a data set that http.py built (a copy of its SQLite file, or its PostgreSQL database: this
-script only reads). The counts are what publications.views.listing_context keeps per change
+script only reads). The counts are what pages.views.publications.listing_context keeps per change
 stamp: the number of papers, the facets, the award count and the years. Each URL's counts are
 computed --repeats times, nothing kept between them; the fastest run is printed whole and per
 query (the database's time for a query; SQLite steps some of a query's rows only when they are

@@ -160,6 +160,8 @@ INSTALLED_APPS = [
     "people",
     "publications",
     "news",
+    # Every public HTML page, above the apps whose rows it shows.
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -203,7 +205,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "config.context_processors.lab",
+                "pages.context_processors.lab",
             ],
         },
     },
@@ -253,7 +255,7 @@ SITE_CACHE_LOCAL_PAGES = env_int("SITE_CACHE_LOCAL_PAGES", 100)
 # entries no list has shown since the last change (directory.site_cache.cached_each).
 SITE_CACHE_LOCAL_ENTRIES = env_int("SITE_CACHE_LOCAL_ENTRIES", 5_000)
 # The parts of papers' pages (three a paper, about 45 KB a paper with its related papers'
-# entries and its Cite block) each process keeps rendered (config.views.publication).
+# entries and its Cite block) each process keeps rendered (pages.views.composed.publication).
 SITE_CACHE_LOCAL_PAPER_PAGES = env_int("SITE_CACHE_LOCAL_PAPER_PAGES", 1_500)
 SITE_CACHE_EXCLUDED_PATHS = ["/admin/", "/healthz", os.environ.get("MEDIA_URL", "/media/")]
 # Rows no public page shows: saving them (a login, a session, a queued task) keeps the stamp.

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.contrib.syndication.views import Feed
 from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce, Now
+from django.http import HttpResponse
 from django.urls import reverse
 
 from directory.feeds import XmlSafeAtom1Feed
@@ -14,7 +15,6 @@ from directory.models import Lab
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
-from publications.views import plain_text
 
 FEED_ITEMS = 50
 
@@ -26,6 +26,12 @@ class Selection:
     filterset: FilterSet
     query: str
     lab_name: str
+
+
+def plain_text(message: str, *, status: int) -> HttpResponse:
+    """A refusal as one line of text: what a feed reader or a download shows as it is (the
+    exports answer with it too)."""
+    return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
 
 
 class FilteredFeed(Feed):

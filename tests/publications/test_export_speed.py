@@ -6,7 +6,8 @@ from django.db import connection
 from django.db.models.signals import pre_init
 from django.test.utils import CaptureQueriesContext
 
-from publications import exports, views
+from pages.views import publications as views
+from publications import exports
 from publications.exports import LATEX_ENCODER, PLAIN_LATEX
 from publications.models import Publication, PublicationAward, PublicationLink, Venue
 from tests.factories import make_publication, make_venue

@@ -11,8 +11,8 @@ import rispy
 from bibtexparser import middlewares
 from django.test import TestCase
 
+from pages.views import publications as views
 from people.models import Person
-from publications import views
 from publications.bibtex import import_bibtex
 from publications.exports import bibtex
 from publications.models import Publication, Venue

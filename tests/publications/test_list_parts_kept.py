@@ -1,5 +1,5 @@
 """What a list page keeps per filter until the next change, beside its counts: the papers of
-each page (publications.views.listing_context) and the filter panel and year chart drawn from
+each page (pages.views.publications.listing_context) and the filter panel and year chart drawn from
 the counts (the `{% kept %}` blocks of includes/publication_listing.html).
 
 These tests commit for real (transaction=True): the change stamp moves when a transaction
@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from directory import site_cache
-from publications.views import PER_PAGE
+from pages.views.publications import PER_PAGE
 from tests.factories import make_publication, make_venue
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_page_cache")]

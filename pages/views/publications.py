@@ -12,6 +12,7 @@ from directory.pagination import paginate
 from directory.site_cache import cached
 from publications import exports
 from publications.entries import listed
+from publications.feeds import plain_text
 from publications.filters import (
     PublicationFilter,
     active_filters,
@@ -43,7 +44,7 @@ def listing_context(
 ) -> dict:
     """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
     chart: what /publications/ shows, and a group's page shows of its papers
-    (config/views.py). `scope` names what narrowed `publications` (a group), for the cache."""
+    (pages/views/composed.py). `scope` names what narrowed `publications` (a group), for the cache."""
     filterset = PublicationFilter(request.GET, queryset=publications, without=without)
     filterset.form.is_valid()
     list_key = (scope, without, sorted(filterset.form.cleaned_data.items()))
@@ -167,7 +168,3 @@ def download(content: str, *, format: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=exports.CONTENT_TYPES[format])
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
-
-
-def plain_text(message: str, *, status: int) -> HttpResponse:
-    return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")

@@ -30,19 +30,19 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
-from config.context_processors import current_lab
 from directory.charts import year_chart
 from directory.filters import SearchField
 from directory.site_cache import cached, cached_each
 from news.filters import search_news
 from news.models import NewsItem
+from pages.context_processors import current_lab
+from pages.views.publications import listing_context
 from people.filters import search_groups, search_people
 from people.models import Membership, Person, ResearchArea, ResearchGroup
 from publications import exports
 from publications.entries import listed
 from publications.filters import search_publications
 from publications.models import Publication
-from publications.views import listing_context
 
 HOME_NEWS = 5
 HOME_PUBLICATIONS = 6

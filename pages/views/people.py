@@ -6,7 +6,7 @@ from people.filters import PersonFilter, facet_options
 from people.models import Person, ResearchArea, ResearchGroup
 
 # A profile (/people/<slug>/) shows the person's publications and news too, so it is composed
-# above the apps: config/views.py.
+# above the apps: pages/views/composed.py.
 
 
 def index(request):

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class PagesConfig(AppConfig):
+    """Every public HTML page: its views, URLs, context processors and the sitemap that
+    gathers the apps'. It defines no models; it stands above the apps whose rows it shows."""
+
+    name = "pages"
+    verbose_name = "Public pages"
