@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format bench bench-bibtex load vnu screenshots
+.PHONY: run test install migrations-check lint format bench bench-bibtex bench-export load vnu screenshots
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -71,3 +71,8 @@ load: install
 ## Time LaTeX decoding and BibTeX reading: pylatexenc against our pieces, hostile files (prints figures).
 bench-bibtex: install
 	$(BIN)/python benchmarks/bibtex_reading.py
+
+## Stream the whole BibTeX export of 200,000 papers through gunicorn: its time and the worker's
+## memory growth (prints figures). BENCH_ARGS="--sizes 20000" for another size.
+bench-export: install
+	$(BIN)/python benchmarks/export_stream.py $(BENCH_ARGS)

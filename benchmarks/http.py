@@ -95,10 +95,6 @@ def main() -> None:
     if arguments.nice:
         be_nice(arguments.nice)
 
-    server_url = os.environ.get("DATABASE_URL", "")
-    postgres = server_url.startswith(("postgres:", "postgresql:", "pgsql:"))
-    cache_dir = Path(arguments.cache_dir)
-    cache_dir.mkdir(parents=True, exist_ok=True)
     workspace = Path(tempfile.mkdtemp(prefix="lab-bench-"))
     try:
         started = time.perf_counter()
@@ -120,16 +116,8 @@ def main() -> None:
             "sizes": {},
         }
         for size in arguments.sizes:
-            name = f"lab_bench_{size}_s{arguments.seed}_{key}"
             started = time.perf_counter()
-            if postgres:
-                database_url = postgres_database(
-                    server_url, name, arguments, environment, workspace, size
-                )
-            else:
-                database_url = sqlite_database(
-                    cache_dir / f"{name}.sqlite3", arguments, environment, workspace, size
-                )
+            database_url = data_set(size, key, arguments, environment, workspace)
             generated = time.perf_counter() - started
             result = run_internal(
                 ["measure", str(size)], {**environment, "DATABASE_URL": database_url}, workspace
@@ -244,6 +232,18 @@ def run_internal(step: list[str], environment: dict[str, str], workspace: Path) 
     if code != 0:
         raise SystemExit(f"benchmark step {' '.join(step)} failed (exit {code})")
     return json.loads(result.read_text())
+
+
+def data_set(size: int, key: str, arguments, environment, workspace) -> str:
+    """The URL of the data set of `size` papers: a kept SQLite file, or a kept database on the
+    PostgreSQL server DATABASE_URL names; generated first when there is none."""
+    server_url = os.environ.get("DATABASE_URL", "")
+    name = f"lab_bench_{size}_s{arguments.seed}_{key}"
+    if server_url.startswith(("postgres:", "postgresql:", "pgsql:")):
+        return postgres_database(server_url, name, arguments, environment, workspace, size)
+    cache_dir = Path(arguments.cache_dir)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    return sqlite_database(cache_dir / f"{name}.sqlite3", arguments, environment, workspace, size)
 
 
 def sqlite_database(path: Path, arguments, environment, workspace, size: int) -> str:
@@ -479,7 +479,9 @@ def count_queries_and_save_copies(pages: list[dict], copies: Path) -> None:
         (folder / f"{number:02d}{suffix}").write_bytes(body)
         page["copy"] = f"{COPY_PREFIX}{number:02d}{suffix}"
         with CaptureQueriesContext(connection) as queries:
-            client.get(page["url"])
+            counted = client.get(page["url"])
+            if counted.streaming:  # a large export: its queries run as it is read
+                b"".join(counted)
         page["queries"] = len(queries)
     uncached.disable()
 

@@ -280,7 +280,8 @@ class SiteCacheMiddleware:
             if "Cache-Control" not in response:
                 # Kept by browsers and proxies, but asked again each time: cheap with the ETag.
                 patch_cache_control(response, public=True, no_cache=True)
-            if key is not None:
+            # A streamed answer (a large export) is validated like any page, but not kept.
+            if key is not None and not response.streaming:
                 cache.set(key, response, settings.SITE_CACHE_TIMEOUT)
                 self.local.set_many(
                     {key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp
@@ -313,12 +314,12 @@ class SiteCacheMiddleware:
 
     @staticmethod
     def is_cacheable(response: HttpResponse) -> bool:
-        """A whole 200 that sets no cookie and does not ask to stay private or uncached."""
+        """A 200 that sets no cookie and does not ask to stay private or uncached: validated by
+        the stamp, and kept too when it is whole (not streamed)."""
         control = response.get("Cache-Control", "").lower()
         vary = {word.strip().lower() for word in response.get("Vary", "").split(",")} - {""}
         return (
             response.status_code == 200
-            and not response.streaming
             and not response.cookies
             and not any(word in control for word in ("private", "no-store", "no-cache"))
             and vary <= {"cookie"}

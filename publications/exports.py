@@ -15,11 +15,13 @@ import csv
 import io
 import json
 import re
+import textwrap
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from typing import NamedTuple
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
@@ -130,9 +132,43 @@ BARE_DIGITS = set(ENTRY_POTENTIALLY_INT_FIELDS)
 LATEX_SPECIALS = set("\\{}%$#&_~^")
 
 
+class Layout(NamedTuple):
+    """How a file is put together from its entries, whether written whole or streamed."""
+
+    head: str
+    separator: str
+    tail: str
+    empty: str  # the whole file when no entry is written
+
+    def whole(self, entries: Iterable[str]) -> str:
+        entries = list(entries)
+        return self.head + self.separator.join(entries) + self.tail if entries else self.empty
+
+    def pieces(self, chunks: Iterable[list[str]]) -> Iterator[str]:
+        """One piece per non-empty chunk of entries, the last with the tail: joined, exactly
+        what `whole` writes of all the entries. Each piece is given out once the next chunk is
+        written, so the caller learns from the first two pieces whether there are more."""
+        chunks = (chunk for chunk in chunks if chunk)
+        if (first := next(chunks, None)) is None:
+            yield self.empty
+            return
+        piece = self.head + self.separator.join(first)
+        for chunk in chunks:
+            yield piece
+            piece = self.separator + self.separator.join(chunk)
+        yield piece + self.tail
+
+
+BIBTEX_LAYOUT = Layout(head="", separator="\n", tail="", empty="")
+# Each RIS record ends with its own line break; a blank line stands between records.
+RIS_LAYOUT = Layout(head="", separator="\r\n", tail="", empty="")
+# An array of the items, indented as json.dumps(items, indent=2) writes it.
+CSL_JSON_LAYOUT = Layout(head="[\n", separator=",\n", tail="\n]\n", empty="[]\n")
+
+
 def bibtex(publications: Iterable[Publication] | QuerySet[Publication]) -> str:
     """A .bib file: one entry per publication, keyed by its citation key."""
-    return "\n".join(bibtex_entries(publications).values())
+    return BIBTEX_LAYOUT.whole(bibtex_entries(publications).values())
 
 
 def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) -> dict[int, str]:
@@ -417,7 +453,12 @@ def _note(publication: "Publication | BibtexPaper") -> str:
 
 def ris(publications: Iterable[Publication], *, base_url: str) -> str:
     """An RIS file, the format EndNote, Zotero and Mendeley all import."""
-    lines = []
+    return RIS_LAYOUT.whole(ris_records(publications, base_url=base_url).values())
+
+
+def ris_records(publications: Iterable[Publication], *, base_url: str) -> dict[int, str]:
+    """Each publication's RIS record by pk, in the order given."""
+    records = {}
     for row in _rows(publications):
         publication = row.publication
         tags = [("TY", RIS_TYPES[publication.type]), ("ID", row.key)]
@@ -439,14 +480,20 @@ def ris(publications: Iterable[Publication], *, base_url: str) -> str:
             tags.append(("N1", note))
         tags.append(("ER", ""))
         # One line per tag: a line break inside a value would start a tag of its own.
-        lines += [f"{tag}  - {_text(value)}".rstrip() for tag, value in tags]
-        lines.append("")
-    return "\r\n".join(lines)
+        lines = [f"{tag}  - {_text(value)}".rstrip() for tag, value in tags]
+        records[publication.pk] = "".join(line + "\r\n" for line in lines)
+    return records
 
 
 def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
     """CSL-JSON, what citeproc, Pandoc and Zotero read."""
-    items = []
+    return CSL_JSON_LAYOUT.whole(csl_json_items(publications, base_url=base_url).values())
+
+
+def csl_json_items(publications: Iterable[Publication], *, base_url: str) -> dict[int, str]:
+    """Each publication's CSL-JSON item by pk, in the order given, written as json.dumps
+    writes it inside the file's array (indented by two spaces)."""
+    items = {}
     for row in _rows(publications):
         publication = row.publication
         item: dict[str, object] = {
@@ -469,16 +516,35 @@ def csl_json(publications: Iterable[Publication], *, base_url: str) -> str:
         item["URL"] = base_url + publication.get_absolute_url()
         if publication.abstract:
             item["abstract"] = publication.abstract
-        items.append(item)
-    # JSON could escape control characters, but its readers would print them as they are.
-    return json.dumps(without_control_characters(items), ensure_ascii=False, indent=2) + "\n"
+        # JSON could escape control characters, but its readers would print them as they are.
+        text = json.dumps(without_control_characters(item), ensure_ascii=False, indent=2)
+        # No line of it is blank (a line break inside a value is escaped): each is indented.
+        items[publication.pk] = textwrap.indent(text, "  ")
+    return items
 
 
 def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
     """A spreadsheet: one row per publication, authors separated by semicolons."""
+    return CSV_LAYOUT.whole(csv_rows(publications, base_url=base_url).values())
+
+
+def _csv_line(cells: list[str]) -> str:
+    output = io.StringIO()
+    csv.writer(output).writerow(cells)
+    return output.getvalue()
+
+
+# The header row, then one line per publication.
+CSV_LAYOUT = Layout(
+    head=_csv_line(CSV_COLUMNS), separator="", tail="", empty=_csv_line(CSV_COLUMNS)
+)
+
+
+def csv_rows(publications: Iterable[Publication], *, base_url: str) -> dict[int, str]:
+    """Each publication's line of the spreadsheet by pk, in the order given."""
     output = io.StringIO()
     writer = csv.writer(output)
-    writer.writerow(CSV_COLUMNS)
+    lines = {}
     for row in _rows(publications):
         publication, venue = row.publication, row.publication.venue
         cells = [
@@ -496,7 +562,10 @@ def csv_table(publications: Iterable[Publication], *, base_url: str) -> str:
             "; ".join(row.awards),
         ]
         writer.writerow([_spreadsheet_safe(_text(str(value))) for value in cells])
-    return output.getvalue()
+        lines[publication.pk] = output.getvalue()
+        output.seek(0)
+        output.truncate()
+    return lines
 
 
 def _spreadsheet_safe(value: str) -> str:
@@ -524,3 +593,33 @@ def _csl_name(name: str) -> dict[str, str]:
     if parts.jr:
         csl["suffix"] = " ".join(parts.jr)
     return csl
+
+
+# How each export format writes its entries of a chunk of papers (by pk) and lays them out.
+FORMATS: dict[str, tuple[Layout, Callable[[PublicationQuerySet, str], dict[int, str]]]] = {
+    "bib": (BIBTEX_LAYOUT, lambda papers, base_url: bibtex_entries(papers)),
+    "ris": (RIS_LAYOUT, lambda papers, base_url: ris_records(papers, base_url=base_url)),
+    "json": (CSL_JSON_LAYOUT, lambda papers, base_url: csl_json_items(papers, base_url=base_url)),
+    "csv": (CSV_LAYOUT, lambda papers, base_url: csv_rows(papers, base_url=base_url)),
+}
+
+
+def export_pieces(
+    format: str, publications: PublicationQuerySet, *, base_url: str, chunk_size: int
+) -> Iterator[str]:
+    """The file of `format` holding `publications`, in pieces of `chunk_size` entries: what an
+    export streams, in memory that does not grow with the number of papers (a department's
+    200,000). The ids are read in the export's order through one cursor, `chunk_size` at a
+    time; each chunk's papers, authors, links and awards are read by those ids in a fixed
+    number of queries and written entry by entry. A paper deleted or withdrawn meanwhile is
+    left out."""
+    layout, write = FORMATS[format]
+    ids = publications.values_list("pk", flat=True).iterator(chunk_size=chunk_size)
+
+    def chunks() -> Iterator[list[str]]:
+        while batch := list(islice(ids, chunk_size)):
+            papers = Publication.objects.published().for_export().filter(pk__in=batch)
+            entries = write(papers, base_url)
+            yield [entries[pk] for pk in batch if pk in entries]
+
+    return layout.pieces(chunks())

@@ -1,6 +1,8 @@
 import re
+from collections.abc import Iterator
+from itertools import chain, islice
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
@@ -27,9 +29,11 @@ from publications.filters import (
 from publications.models import Publication
 
 PER_PAGE = 50
-# An export is one response, not pages: a lab's whole list is a few hundred rows. Past this
-# many the filters must narrow it, so one request cannot make the server build a huge file.
-EXPORT_MAX_ROWS = 2000
+# An export of any size is one response, written this many papers at a time: a fixed number of
+# queries per chunk, and the server holds about two chunks however many papers match (a year
+# at 200,000 papers, or all of them). A lab's whole list fits in one chunk and is sent whole,
+# so the page cache keeps it as before.
+EXPORT_CHUNK_ROWS = 1000
 
 
 def index(request):
@@ -95,35 +99,27 @@ def listing_context(
 
 @require_safe
 def export(request, format):
-    """The publications /publications/ lists with the same filters, as one file to download.
+    """The publications /publications/ lists with the same filters, as one file to download,
+    however many match: streamed when they are more than one chunk (exports.export_pieces).
 
-    Runs a fixed number of queries whatever the number of rows. A filter value the list would
-    ignore (and say so) is refused here: a file cannot say it, and would hold the wrong papers.
+    Runs a fixed number of queries per chunk of EXPORT_CHUNK_ROWS papers, whatever the number
+    of rows. A filter value the list would ignore (and say so) is refused here: a file cannot
+    say it, and would hold the wrong papers.
     """
+    if format not in exports.FORMATS:
+        raise Http404("No such export format.")
     filterset = PublicationFilter(
         request.GET, queryset=Publication.objects.published().for_export()
     )
     if ignored := filterset.ignored_values():
         return plain_text("\n".join(ignored), status=400)
-    # Counted first: a refusal reads no row, and a department's 200,000 papers are not loaded.
-    if filterset.qs.count() > EXPORT_MAX_ROWS:
-        return plain_text(
-            f"More than {EXPORT_MAX_ROWS} publications match: narrow the filters.", status=400
-        )
-    base_url = request.build_absolute_uri("/").removesuffix("/")
-    match format:
-        case "bib":
-            # Each paper's entry is kept once written: only the ids are read when all are.
-            content = exports.bibtex(filterset.qs)
-        case "ris":
-            content = exports.ris(list(filterset.qs), base_url=base_url)
-        case "json":
-            content = exports.csl_json(list(filterset.qs), base_url=base_url)
-        case "csv":
-            content = exports.csv_table(list(filterset.qs), base_url=base_url)
-        case _:
-            raise Http404("No such export format.")
-    return download(content, format=format, filename=f"publications.{format}")
+    pieces = exports.export_pieces(
+        format,
+        filterset.qs,
+        base_url=request.build_absolute_uri("/").removesuffix("/"),
+        chunk_size=EXPORT_CHUNK_ROWS,
+    )
+    return download_pieces(pieces, format=format, filename=f"publications.{format}")
 
 
 # A root-relative address in an attribute: what embed() makes absolute.
@@ -166,5 +162,20 @@ def citation(request, slug):
 
 def download(content: str, *, format: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=exports.CONTENT_TYPES[format])
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def download_pieces(
+    pieces: Iterator[str], *, format: str, filename: str
+) -> HttpResponse | StreamingHttpResponse:
+    """A file written in pieces: sent whole when it is one piece (the page cache keeps it and
+    it has a Content-Length), else streamed piece by piece as they are written."""
+    first = list(islice(pieces, 2))
+    if len(first) < 2:
+        return download("".join(first), format=format, filename=filename)
+    response = StreamingHttpResponse(
+        chain(first, pieces), content_type=exports.CONTENT_TYPES[format]
+    )
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response

@@ -1,17 +1,15 @@
 """Exports of the publication list, each read back with a real parser: of the seeded papers;
-and, of rows built here, the queries they run, their cap, drafts and characters that need care."""
+and, of rows built here, the queries they run, drafts and characters that need care."""
 
 import csv
 import io
 import json
-from unittest import mock
 
 import bibtexparser
 import rispy
 from bibtexparser import middlewares
 from django.test import TestCase
 
-from pages.views import publications as views
 from people.models import Person
 from publications.bibtex import import_bibtex
 from publications.exports import bibtex
@@ -218,16 +216,6 @@ class SeededExportTests(SeededTestCase):
 class ExportRowsTests(TestCase):
     """On rows each test builds."""
 
-    @mock.patch.object(views, "EXPORT_MAX_ROWS", 3)
-    def test_an_export_larger_than_the_cap_is_refused_and_says_to_filter(self):
-        venue = make_venue(short_name="NSDI")
-        for number in range(4):
-            make_publication(title=f"Paper {number}", venue=venue if number < 2 else None)
-        response = self.client.get("/publications/export.bib")
-        assert response.status_code == 400
-        assert "More than 3 publications match: narrow the filters." in response.content.decode()
-        assert self.client.get("/publications/export.bib?venue=NSDI").status_code == 200
-
     def test_drafts_are_not_exported(self):
         make_publication(title="Shown")
         draft = make_publication(title="Draft", is_published=False)
@@ -273,8 +261,9 @@ class ExportQueryCountTests(TestCase):
     def test_an_export_runs_a_fixed_number_of_queries(self, format):
         """No query per publication, author, award or link; the citation keys are on the rows.
 
-        venue choices, member choices, the count (checked against the cap before any row is read),
-        rows, authors' names, awards, links; BibTeX reads the ids first, then the rows of the
+        venue choices, member choices, the ids in the export's order, then for each chunk of
+        them (views.EXPORT_CHUNK_ROWS; tests/publications/test_export_streaming.py) the rows,
+        authors' names, awards, links; BibTeX reads the chunk's ids again, then the rows of the
         papers whose entries are not kept (tests/publications/test_list_entries_kept.py).
         """
         member = Person.objects.first()
