@@ -255,7 +255,7 @@ SITE_CACHE_LOCAL_PAGES = env_int("SITE_CACHE_LOCAL_PAGES", 100)
 # entries no list has shown since the last change (directory.site_cache.cached_each).
 SITE_CACHE_LOCAL_ENTRIES = env_int("SITE_CACHE_LOCAL_ENTRIES", 5_000)
 # The parts of papers' pages (three a paper, about 45 KB a paper with its related papers'
-# entries and its Cite block) each process keeps rendered (pages.views.composed.publication).
+# entries and its Cite block) each process keeps rendered (pages.views.publications.publication).
 SITE_CACHE_LOCAL_PAPER_PAGES = env_int("SITE_CACHE_LOCAL_PAPER_PAGES", 1_500)
 SITE_CACHE_EXCLUDED_PATHS = ["/admin/", "/healthz", os.environ.get("MEDIA_URL", "/media/")]
 # Rows no public page shows: saving them (a login, a session, a queued task) keeps the stamp.

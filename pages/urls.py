@@ -1,27 +1,23 @@
 """Every public page's address. The namespaces are the apps' (`people:`, `publications:`,
-`news:`, `groups:`, `areas:`) so a page is reversed by the app it shows, whichever of the views
-in pages/views/ builds it; config/urls.py mounts these at the site's root beside the API and
-the admin."""
+`news:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
+by its first path segment (the root's in home.py). config/urls.py mounts these at the site's
+root beside the API and the admin."""
 
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, re_path
 
 from news.feeds import NewsFeed
 from pages.sitemaps import SITEMAPS
-from pages.views import composed, news, people, publications
+from pages.views import areas, groups, home, news, people, publications, search
 from publications.feeds import PublicationFeed
 
-# The profile, "people:detail" (/people/<slug>/), composes this app with the publications and
-# news above it: its view is composed.profile, as are the CV's.
 people_urls = [
     path("", people.index, name="index"),
-    path("<slug:slug>/cv/", composed.cv, name="cv"),
-    path("<slug:slug>/cv.pdf", composed.cv_pdf, name="cv-pdf"),
-    path("<slug:slug>/", composed.profile, name="detail"),
+    path("<slug:slug>/cv/", people.cv, name="cv"),
+    path("<slug:slug>/cv.pdf", people.cv_pdf, name="cv-pdf"),
+    path("<slug:slug>/", people.profile, name="detail"),
 ]
 
-# A publication's page, "publications:detail" (/publications/<slug>/), shows the news about it
-# too: composed.publication. Last, so the fixed paths ("feed/", "export.bib") come first.
 publications_urls = [
     path("", publications.index, name="index"),
     # Before the slug patterns: "export.bib" and "feed" would otherwise read as slugs.
@@ -29,7 +25,8 @@ publications_urls = [
     path("feed/", PublicationFeed(), name="feed"),
     path("embed/", publications.embed, name="embed"),
     re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.bib$", publications.citation, name="citation"),
-    path("<slug:slug>/", composed.publication, name="detail"),
+    # Last, so the fixed paths ("feed/", "export.bib") come first.
+    path("<slug:slug>/", publications.publication, name="detail"),
 ]
 
 news_urls = [
@@ -39,24 +36,22 @@ news_urls = [
     path("<slug:slug>/", news.detail, name="detail"),
 ]
 
-# The department's sections: the lists of groups and areas show the people app's rows; their
-# pages compose the apps above it.
 groups_urls = [
-    path("", people.groups, name="index"),
-    path("<slug:slug>/", composed.group, name="detail"),
+    path("", groups.groups, name="index"),
+    path("<slug:slug>/", groups.group, name="detail"),
 ]
 areas_urls = [
-    path("", people.areas, name="index"),
-    path("<slug:slug>/", composed.area, name="detail"),
+    path("", areas.areas, name="index"),
+    path("<slug:slug>/", areas.area, name="detail"),
 ]
 
 urlpatterns = [
-    path("", composed.home, name="home"),
+    path("", home.home, name="home"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
-    path("search/", composed.search, name="search"),
-    path("robots.txt", composed.robots_txt, name="robots-txt"),
-    path("favicon.ico", composed.favicon, name="favicon"),
-    path("healthz", composed.healthz, name="healthz"),
+    path("search/", search.search, name="search"),
+    path("robots.txt", home.robots_txt, name="robots-txt"),
+    path("favicon.ico", home.favicon, name="favicon"),
+    path("healthz", home.healthz, name="healthz"),
     path("people/", include((people_urls, "people"))),
     path("publications/", include((publications_urls, "publications"))),
     path("news/", include((news_urls, "news"))),

@@ -58,7 +58,7 @@ def test_department_pages_run_a_fixed_number_of_queries(client, department, url,
 def test_a_profile_with_advisors_students_and_groups_runs_a_fixed_number_of_queries(
     client, department
 ):
-    """As for any profile (tests/people/test_people_pages.py): its prefetches and lists."""
+    """As for any profile (tests/pages/test_people_pages.py): its prefetches and lists."""
     leader = department["people"][0]
     assert count_queries(client, leader.get_absolute_url()) == 23
 

@@ -1,12 +1,21 @@
-from django.http import Http404, HttpResponsePermanentRedirect
-from django.shortcuts import render
+from dataclasses import dataclass
 
+from django.db.models import F
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.utils.http import content_disposition_header
+
+from directory.charts import year_chart
 from directory.filters import canonical_choice
+from directory.site_cache import cached
+from news.models import NewsItem
 from people.filters import PersonFilter, facet_options
-from people.models import Person, ResearchArea, ResearchGroup
-
-# A profile (/people/<slug>/) shows the person's publications and news too, so it is composed
-# above the apps: pages/views/composed.py.
+from people.models import Person
+from publications.entries import listed
+from publications.models import Publication
 
 
 def index(request):
@@ -45,18 +54,116 @@ def role_address(request, filterset: PersonFilter) -> HttpResponsePermanentRedir
     return HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode()}")
 
 
-def groups(request):
-    """/groups/: each research group with its leaders and number of members. Not offered (a
-    404, and no link in the header) while the site has no group."""
-    research_groups = list(ResearchGroup.objects.published().for_index())
-    if not research_groups:
-        raise Http404("This site has no research groups.")
-    return render(request, "groups/group_list.html", {"groups": research_groups})
+# A profile shows a short selection, featured first; all of them are the publication list
+# filtered by the person.
+PROFILE_SELECTED = 8
+PROFILE_NEWS = 10
+PROFILE_COLLABORATORS = 10
 
 
-def areas(request):
-    """/areas/: the research areas, each linking to its page. A 404 while there is none."""
-    research_areas = list(ResearchArea.objects.published())
-    if not research_areas:
-        raise Http404("This site has no research areas.")
-    return render(request, "areas/area_list.html", {"areas": research_areas})
+def profile(request, slug):
+    """/people/<slug>/: the person, a selection of their publications with a chart of all of
+    them by year, their co-authors and news."""
+    pk, is_published = get_object_or_404(
+        Person.objects.visible_to(request.user).values_list("pk", "is_published"), slug=slug
+    )
+    # The person with every row the profile shows (eleven queries, most of a rendering's time):
+    # a published one is the same for every visitor, so kept until the next change. A draft,
+    # which only staff preview, is read every time.
+    person = (
+        cached("profile-person", pk, lambda: profile_person(pk))
+        if is_published
+        else profile_person(pk)
+    )
+    if person is None:  # deleted since its row was read
+        raise Http404("No person matches the given query.")
+    publications = Publication.objects.published().authored_by(person)
+    # Aggregates over every paper of the person (thousands for a prolific member of a
+    # department), and the selection, which sorts all of them to find the first few: kept
+    # until the next change (the selection's entries are kept by publications.entries).
+    per_year, coauthors, external_coauthors, selected = cached(
+        "profile-aggregates",
+        person.pk,
+        lambda: (
+            publications.count_per_year(),
+            list(publications.coauthors_of(person)),
+            list(publications.external_coauthors()[:PROFILE_COLLABORATORS]),
+            listed(
+                publications.order_by("-is_featured", F("year").desc(nulls_last=True), "title")[
+                    :PROFILE_SELECTED
+                ]
+            ),
+        ),
+    )
+    all_of_them = f"{reverse('publications:index')}?author={person.slug}"
+    return render(
+        request,
+        "people/person_detail.html",
+        {
+            "person": person,
+            "publications": selected,
+            "publication_count": sum(per_year.values()),
+            "all_publications_url": all_of_them,
+            # Drawn only when the profile's kept chart is out of date.
+            "chart": SimpleLazyObject(
+                lambda: year_chart(
+                    per_year,
+                    link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
+                )
+            ),
+            "coauthors": coauthors,
+            "external_coauthors": external_coauthors,
+            "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
+        },
+    )
+
+
+def profile_person(pk: int) -> Person | None:
+    return Person.objects.for_profile().filter(pk=pk).first()
+
+
+@dataclass(frozen=True)
+class PublicationGroup:
+    type: str
+    label: str
+    publications: list[Publication]
+
+
+def by_type(publications) -> list[PublicationGroup]:
+    """Publications under their type's heading, in the order the types are declared
+    (conference papers, journal articles, ...), each group newest first."""
+    groups: dict[str, list[Publication]] = {value: [] for value in Publication.Type.values}
+    for publication in publications:
+        groups[publication.type].append(publication)
+    return [
+        PublicationGroup(value, label, groups[value])
+        for value, label in Publication.Type.choices
+        if groups[value]
+    ]
+
+
+def cv_context(request, slug) -> dict:
+    """What a CV shows, from the rows the profile shows: a fixed number of queries."""
+    person = get_object_or_404(Person.objects.visible_to(request.user).for_profile(), slug=slug)
+    publications = Publication.objects.published().authored_by(person).for_listing()
+    return {"person": person, "publication_groups": by_type(publications)}
+
+
+def cv(request, slug):
+    """/people/<slug>/cv/: the profile as a CV, laid out for printing."""
+    return render(request, "people/person_cv.html", cv_context(request, slug))
+
+
+def cv_pdf(request, slug):
+    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint."""
+    context = {**cv_context(request, slug), "for_pdf": True}
+    html = render_to_string("people/person_cv.html", context, request=request)
+    # Imported here: WeasyPrint loads Pango when imported, and a site without it serves every
+    # other page.
+    from directory.documents import pdf_from_html
+
+    pdf = pdf_from_html(html, site_url=request.build_absolute_uri("/"))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    filename = f"{context['person'].slug}-cv.pdf"
+    response["Content-Disposition"] = content_disposition_header(False, filename)
+    return response

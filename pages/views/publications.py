@@ -4,14 +4,17 @@ from itertools import chain, islice
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
 
 from directory.charts import year_chart
 from directory.pagination import paginate
-from directory.site_cache import cached
+from directory.site_cache import cached, cached_each
+from news.models import NewsItem
 from publications import exports
 from publications.entries import listed
 from publications.feeds import plain_text
@@ -48,7 +51,7 @@ def listing_context(
 ) -> dict:
     """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
     chart: what /publications/ shows, and a group's page shows of its papers
-    (pages/views/composed.py). `scope` names what narrowed `publications` (a group), for the cache."""
+    (pages/views/groups.py). `scope` names what narrowed `publications` (a group), for the cache."""
     filterset = PublicationFilter(request.GET, queryset=publications, without=without)
     filterset.form.is_valid()
     list_key = (scope, without, sorted(filterset.form.cleaned_data.items()))
@@ -179,3 +182,89 @@ def download_pieces(
     )
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
+
+
+RELATED_PUBLICATIONS = 10
+PUBLICATION_NEWS = 5
+
+
+def publication(request, slug):
+    """/publications/<slug>/: the publication, its members' other papers and its news.
+
+    Its parts (publication_parts) are most of the page's cost and the same for every visitor
+    until the next change, so they are kept per change stamp like a list's entries: a page
+    rendered anew then costs the paper's row and what base.html shows. A draft, which only
+    staff preview, is rendered every time and never kept."""
+    pk, title, is_published = get_object_or_404(
+        Publication.objects.visible_to(request.user).values_list("pk", "title", "is_published"),
+        slug=slug,
+    )
+    parts = kept_publication_parts(request, pk) if is_published else publication_parts(request, pk)
+    if parts is None:  # deleted since its row was read
+        raise Http404("No publication matches the given query.")
+    return render(request, "publications/publication_detail.html", {"title": title, "parts": parts})
+
+
+# The parts of a paper's page, each a template in templates/publications/publication_detail/.
+PUBLICATION_PARTS = ("description", "meta", "article")
+
+
+def publication_parts(request, pk: int) -> dict[str, SafeString] | None:
+    """The parts of the page of the paper `pk` (published or not); None if it was deleted.
+    Rendered with a plain Context: they show nothing of the visitor, and the page's context
+    processors are base.html's."""
+    paper = Publication.objects.for_listing().filter(pk=pk).first()
+    if paper is None:
+        return None
+    exports.with_citations([paper])
+    members = paper.published_members
+    # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
+    # shared by the processes until the next change (their entries are kept too).
+    related = cached(
+        "related-publications",
+        pk,
+        lambda: listed(
+            Publication.objects.published()
+            .authored_by(members)
+            .exclude(pk=pk)[:RELATED_PUBLICATIONS]
+        ),
+    )
+    context = Context(
+        {
+            "publication": paper,
+            "members": members,
+            "related": related,
+            "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
+            "request": request,
+        }
+    )
+    return {
+        # A template's output, escaped by it.
+        name: mark_safe(
+            get_template(f"publications/publication_detail/{name}.html")
+            .template.render(context)  # type: ignore[attr-defined]
+            .strip()
+        )
+        for name in PUBLICATION_PARTS
+    }
+
+
+def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
+    """The parts of a published paper's page, kept until the next change in each process
+    (site_cache.cached_each), per site address: its JSON-LD and COinS spans hold absolute
+    links."""
+
+    def render(ids: list[tuple[int, str]]) -> dict[tuple[int, str], str]:
+        parts = publication_parts(request, pk) or {}
+        return {(pk, name): parts[name] for _, name in ids if name in parts}
+
+    kept = cached_each(
+        "publication-page",
+        parts=request.build_absolute_uri("/"),
+        ids=[(pk, name) for name in PUBLICATION_PARTS],
+        render=render,
+        size_setting="SITE_CACHE_LOCAL_PAPER_PAGES",
+    )
+    if len(kept) < len(PUBLICATION_PARTS):
+        return None
+    return {name: mark_safe(value) for (_, name), value in kept.items()}

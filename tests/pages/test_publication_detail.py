@@ -3,7 +3,7 @@ preview and the page's queries."""
 
 from django.test import TestCase
 
-from pages.views.composed import RELATED_PUBLICATIONS
+from pages.views.publications import RELATED_PUBLICATIONS
 from people.models import Person
 from publications.models import Publication, PublicationAward
 from tests.cases import (

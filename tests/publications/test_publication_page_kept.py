@@ -1,5 +1,5 @@
 """A paper's page (/publications/<slug>/) renders its parts once per change and keeps them
-(pages.views.composed.kept_publication_parts): an edit to anything the page shows reaches the next
+(pages.views.publications.kept_publication_parts): an edit to anything the page shows reaches the next
 request, and a draft's preview is never kept.
 
 These tests commit for real (transaction=True): the change stamp moves when a transaction

@@ -1,0 +1,52 @@
+"""/areas/: the list of research areas and an area's page."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from directory.charts import year_chart
+from directory.site_cache import cached
+from people.models import Person, ResearchArea, ResearchGroup
+from publications.entries import listed
+from publications.models import Publication
+
+# An area's page lists its newest papers; all of them are the publication list's area filter.
+AREA_PUBLICATIONS = 50
+
+
+def areas(request):
+    """/areas/: the research areas, each linking to its page. A 404 while there is none."""
+    research_areas = list(ResearchArea.objects.published())
+    if not research_areas:
+        raise Http404("This site has no research areas.")
+    return render(request, "areas/area_list.html", {"areas": research_areas})
+
+
+def area(request, slug):
+    """/areas/<slug>/: the research area's people, groups and newest papers, with a chart of
+    all its papers by year."""
+    area = get_object_or_404(ResearchArea.objects.visible_to(request.user), slug=slug)
+    publications = Publication.objects.published().in_areas(area)
+    # Over every paper of the area, as a profile's: kept until the next change.
+    per_year, newest = cached(
+        "area-publications",
+        area.pk,
+        lambda: (publications.count_per_year(), listed(publications[:AREA_PUBLICATIONS])),
+    )
+    all_of_them = f"{reverse('publications:index')}?area={area.slug}"
+    return render(
+        request,
+        "areas/area_detail.html",
+        {
+            "area": area,
+            "people": Person.objects.published().in_areas(area).for_directory(),
+            "groups": ResearchGroup.objects.published().filter(areas=area),
+            "publications": newest,
+            "publication_count": sum(per_year.values()),
+            "all_publications_url": all_of_them,
+            "chart": year_chart(
+                per_year,
+                link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
+            ),
+        },
+    )
