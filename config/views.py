@@ -25,7 +25,6 @@ from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
@@ -33,6 +32,7 @@ from django.views.decorators.http import require_safe
 from config.context_processors import current_lab
 from directory.charts import year_chart
 from directory.filters import SearchField
+from directory.pdf_renders import pdf_response
 from directory.site_cache import cached, cached_each
 from news.filters import search_news
 from news.models import NewsItem
@@ -180,18 +180,21 @@ def cv(request, slug):
 
 
 def cv_pdf(request, slug):
-    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint."""
-    context = {**cv_context(request, slug), "for_pdf": True}
-    html = render_to_string("people/person_cv.html", context, request=request)
-    # Imported here: WeasyPrint loads Pango when imported, and a site without it serves every
-    # other page.
-    from directory.documents import pdf_from_html
+    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint, at
+    most once per change and a few at a time (directory/pdf_renders.py)."""
 
-    pdf = pdf_from_html(html, site_url=request.build_absolute_uri("/"))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    filename = f"{context['person'].slug}-cv.pdf"
-    response["Content-Disposition"] = content_disposition_header(False, filename)
-    return response
+    def render() -> bytes:
+        context = {**cv_context(request, slug), "for_pdf": True}
+        html = render_to_string("people/person_cv.html", context, request=request)
+        # Imported here: WeasyPrint loads Pango when imported, and a site without it serves
+        # every other page.
+        from directory.documents import pdf_from_html
+
+        return pdf_from_html(html, site_url=request.build_absolute_uri("/"))
+
+    return pdf_response(
+        request, name="cv-pdf", parts=slug, filename=f"{slug}-cv.pdf", render=render
+    )
 
 
 def group(request, slug):
