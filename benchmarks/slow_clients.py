@@ -9,9 +9,9 @@ The data set is benchmarks/dataset.py's (2,000 papers, seed 1) plus the seeded p
 SQLite; the CV requested is that of the person with the most papers. For --seconds, from the
 start: --idle sockets connect and send nothing; --slow clients send a request line and then one
 header line every 2 s, never finishing; --cv clients each ask once for `cv.pdf?v=<n>` (a new
-parameter each, as a cache-busting flood does) and follow its redirect. Meanwhile `/healthz` is
-asked every 0.25 s and `/publications/` every 0.5 s, each on a new connection with a 5 s
-time-out. Everything runs on 127.0.0.1, every loop is bounded and every server started is
+parameter each, as a cache-busting flood does), follow its redirect and, answered 503, ask once
+more after its Retry-After. Meanwhile `/healthz` is asked every 0.25 s and `/publications/`
+every 0.5 s, each on a new connection with a 5 s time-out. Everything runs on 127.0.0.1, every loop is bounded and every server started is
 stopped. Prints figures only: nothing here asserts. benchmarks/load.py runs `attack` too.
 """
 
@@ -177,21 +177,29 @@ def slow_client(port: int, stop: threading.Event, results: dict, lock: threading
 
 
 def cv_client(port: int, path: str, results: dict, lock: threading.Lock) -> None:
-    """One cache-busting CV request, its redirect followed as a browser does."""
+    """One cache-busting CV request, its redirect followed as a browser does; asked to retry
+    (503 with Retry-After), it asks once more after that wait, as a polite client would."""
     status, location = get(port, path, CV_TIMEOUT)
     if status in (301, 302) and location:
-        status, _ = get(port, location, CV_TIMEOUT)
+        path = location
+        status, location = get(port, path, CV_TIMEOUT)
+    if status == 503 and location.isdigit():
+        time.sleep(min(int(location), 30))
+        status, _ = get(port, path, CV_TIMEOUT)
+        status = f"{status} on retry"
     with lock:
         results["cv"][status] += 1
 
 
 def get(port: int, path: str, timeout: float) -> tuple[int | str, str]:
+    """The status and the Location header, or Retry-After for a 503; or what failed."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         connection.request("GET", path, headers={"Connection": "close"})
         response = connection.getresponse()
         response.read()
-        return response.status, response.getheader("Location") or ""
+        header = "Retry-After" if response.status == 503 else "Location"
+        return response.status, response.getheader(header) or ""
     except TimeoutError:
         return "time-out", ""
     except OSError as error:
@@ -211,15 +219,25 @@ def summary(timings: list, bound_ms: float) -> list[str]:
     ]
 
 
+def errors(row: dict) -> int:
+    """Probes that failed, and CV requests answered neither with the PDF nor with a 503 that
+    says when to come back (time-outs, refused connections, 500s)."""
+    failed_probes = sum(timing is None for timing in row["healthz"] + row["publications"])
+    answered = {200, 503, "200 on retry", "503 on retry"}
+    return failed_probes + sum(
+        count for status, count in row["cv"].items() if status not in answered
+    )
+
+
 def report(rows: list[dict]) -> str:
     return table(
         ["server", "healthz probes", "failed", "≤ 200 ms", "p95 ms", "max ms",
          "/publications/ probes", "failed", "≤ 1 s", "p95 ms", "max ms",
-         "CV answers", "slow clients cut off"],
+         "CV answers", "slow clients cut off", "errors"],
         [
             [row["server"], *summary(row["healthz"], 200), *summary(row["publications"], 1000),
              ", ".join(f"{status}: {count}" for status, count in sorted(row["cv"].items(), key=str)),
-             str(row["slow_closed"])]
+             str(row["slow_closed"]), str(errors(row))]
             for row in rows
         ],
     )  # fmt: skip

@@ -132,6 +132,14 @@ def value_key(name: str, parts: object) -> str | None:
     return f"{name}:{release()}:{current_stamp()}:{digest}"
 
 
+def lasting_key(name: str, parts: object) -> str:
+    """The key of a value that outlives changes (the release and `parts` only): the latest copy
+    of a slow document, served for a bounded time while it is made again, and the claim on
+    making it."""
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
+    return f"{name}:{release()}:{digest}"
+
+
 class LocalCopies:
     """The most recently used values of one process, at most `settings.<size_setting>` of them.
 

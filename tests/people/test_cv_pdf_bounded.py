@@ -2,7 +2,8 @@
 so fifty `cv.pdf?v=N` requests cannot take the site down.
 
 The renders are counted by wrapping the PDF printer (directory.documents.pdf_from_html), which
-answers a stand-in PDF: what is tested is when a render happens, not what it prints. These
+answers a stand-in PDF numbered by the render: what is tested is when a render happens and
+which one is served, not what it prints. These
 tests commit for real (transaction=True): the change stamp moves when a save commits. The whole
 page cache is off (SITE_CACHE=0) where it would hide whether the PDF itself is kept.
 """
@@ -14,7 +15,9 @@ from tests.factories import make_person
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-STAND_IN = b"%PDF-1.7 stand-in"
+
+def stand_in(number: int) -> bytes:
+    return f"%PDF-1.7 stand-in {number}".encode()
 
 
 @pytest.fixture
@@ -32,7 +35,7 @@ def renders(monkeypatch):
         during, done.during = done.during, None  # once: the request inside renders no further
         if during is not None:
             during()
-        return STAND_IN
+        return stand_in(len(done))
 
     monkeypatch.setattr("directory.documents.pdf_from_html", counting_printer)
     return done
@@ -50,7 +53,7 @@ def test_an_unknown_parameter_is_redirected_to_the_cv_pdf_s_own_address(client, 
         assert response.status_code == 301
         assert response["Location"] == "/people/hang-zhu/cv.pdf"
     assert len(renders) == 0
-    assert client.get("/people/hang-zhu/cv.pdf").content == STAND_IN
+    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(1)
     assert len(renders) == 1
 
 
@@ -61,7 +64,7 @@ def test_an_unchanged_cv_is_not_rendered_again_and_an_edit_renders_it_anew(
     for _ in range(3):
         response = client.get("/people/hang-zhu/cv.pdf")
         assert response.status_code == 200
-        assert response.content == STAND_IN
+        assert response.content == stand_in(1)
         assert response["Content-Disposition"] == 'inline; filename="hang-zhu-cv.pdf"'
     assert len(renders) == 1
 
@@ -100,3 +103,18 @@ def test_a_render_beyond_the_cap_answers_503_with_retry_after(client, member, re
     # The slot is free again once the first render is done.
     assert client.get("/people/bo-zhao/cv.pdf").status_code == 200
     assert len(renders) == 2
+
+
+def test_while_a_cv_renders_after_an_edit_visitors_get_the_previous_pdf(client, member, renders):
+    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(1)
+    member.name = "Hang Zhu, PhD"
+    member.save()
+    answers = []
+    renders.during = lambda: answers.append(client.get("/people/hang-zhu/cv.pdf"))
+    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(2)
+    (answer,) = answers
+    assert answer.status_code == 200
+    assert answer.content == stand_in(1), "the PDF as it was before the edit"
+    assert "no-store" in answer["Cache-Control"], "kept by no cache: the new one is coming"
+    assert len(renders) == 2
+    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(2)
