@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrations-check lint format bench bench-bibtex bench-export load vnu screenshots
+.PHONY: run serve test install migrations-check lint format bench bench-bibtex bench-export load vnu screenshots
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,13 @@ run: install
 	DEBUG=1 $(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## The production server (config/serve.py: granian, its time-outs and limits explained there),
+## on HOST:PORT with the environment's settings (README, "Production"): collect the static files
+## first. WEB_CONCURRENCY processes (2), WEB_THREADS threads each (8).
+serve: install
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m config.serve
 
 ## Install, then run every check and test.
 test: install migrations-check lint

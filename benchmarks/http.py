@@ -570,16 +570,17 @@ class Answer:
 class Server:
     """gunicorn in its own process group, so stopping it stops its workers too."""
 
-    def __init__(self, environment: dict[str, str], copies: Path):
+    def __init__(self, environment: dict[str, str], copies: Path, command=None):
+        """`command(port)`: another server's command line (benchmarks/slow_clients.py)."""
         self.port = free_port()
-        self.log = copies.parent / f"gunicorn-{self.port}.log"
-        command = [
+        self.log = copies.parent / f"server-{self.port}.log"
+        command = command(self.port) if command else [
             *(sys.executable, "-m", "gunicorn"),
             *("--bind", f"127.0.0.1:{self.port}", "--workers", str(WORKERS)),
             *("--worker-class", "sync", "--timeout", "300", "--graceful-timeout", "5"),
             *("--log-level", "warning", "--error-logfile", "-"),
             "django.core.wsgi:get_wsgi_application()",
-        ]
+        ]  # fmt: skip
         with open(self.log, "wb") as output:
             self.process = subprocess.Popen(
                 command,

@@ -5,12 +5,16 @@ errors per page, and the saves' own count, errors and p99.
     .venv/bin/python benchmarks/load.py --size 20000 --wrk-duration 20
     DATABASE_URL=postgres://postgres@127.0.0.1:5444/postgres .venv/bin/python benchmarks/load.py
 
-The data set is benchmarks/dataset.py's (seed 1) plus the seeded profiles; gunicorn serves it on
-127.0.0.1 through benchmarks/http.py's `Server` (2 sync workers, DEBUG off). While wrk loads
-each page in turn (--wrk-connections connections, --wrk-duration seconds each), a second
-process signs in as an editor and saves people and publications through the admin's forms,
-one after another, for the whole run (tests/live_site.py's `StaffMember`). Everything runs on
-127.0.0.1 and every server started is stopped. Prints figures only: nothing here asserts.
+The data set is benchmarks/dataset.py's (seed 1) plus the seeded profiles; the production
+server (config/serve.py: granian, 2 processes of 8 threads, DEBUG off) serves it on 127.0.0.1
+through benchmarks/http.py's `Server`. While wrk loads each page in turn (--wrk-connections
+connections, --wrk-duration seconds each), a second process signs in as an editor and saves
+people and publications through the admin's forms, one after another, for the whole run
+(tests/live_site.py's `StaffMember`). Then, for --attack-seconds, with the editor still saving:
+--idle sockets that send nothing, --slow clients whose headers never end and --cv cache-busting
+requests for the CV with the most papers (`cv.pdf?v=<n>`), while `/healthz` and `/publications/`
+are probed (benchmarks/slow_clients.py's `attack`). Everything runs on 127.0.0.1 and every
+server started is stopped. Prints figures only: nothing here asserts.
 """
 
 import sys
@@ -31,6 +35,8 @@ import time  # noqa: E402
 from urllib.parse import urlsplit, urlunsplit  # noqa: E402
 
 from benchmarks.http import Server, base_environment, log, run_wrk, table  # noqa: E402
+from benchmarks.slow_clients import attack, report  # noqa: E402
+from config.serve import server_command  # noqa: E402
 
 PAGES = [
     "/",
@@ -50,6 +56,10 @@ generate(size={size}, seed=1)
 call_command("seed", "--force", verbosity=0)
 call_command("collectstatic", interactive=False, verbosity=0)
 User.objects.create_superuser({editor!r}, "load@example.org", STAFF_PASSWORD)
+from django.db.models import Count
+from people.models import Person
+person = Person.objects.annotate(papers=Count("authorships")).order_by("-papers").first()
+print(f"/people/{{person.slug}}/cv.pdf", person.papers)
 """
 
 
@@ -73,19 +83,21 @@ def main() -> None:
             cwd=ROOT, env=environment, check=True,
         )  # fmt: skip
         prepare = PREPARE.format(size=arguments.size, editor=EDITOR)
-        subprocess.run(
+        output = subprocess.run(
             [sys.executable, "manage.py", "shell", "-c", prepare],
-            cwd=ROOT, env=environment, check=True,
-        )  # fmt: skip
+            cwd=ROOT, env=environment, check=True, capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        arguments.cv_path, arguments.cv_papers = output.split()[-2:]
         log(f"  ready in {time.perf_counter() - started:.0f} s")
         (workspace / "copies").mkdir()
-        server = Server(environment, workspace / "copies")
+        production = lambda port: server_command(host="127.0.0.1", port=port)  # noqa: E731
+        server = Server(environment, workspace / "copies", command=production)
         try:
-            rows, saves = load(server, arguments)
+            rows, saves, held = load(server, arguments)
         finally:
             server.stop()
             drop_database(environment["DATABASE_URL"])
-    print_table(rows, saves, arguments)
+    print_table(rows, saves, held, arguments)
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -94,6 +106,10 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--wrk-duration", type=int, default=8, help="seconds of load per page")
     parser.add_argument("--wrk-connections", type=int, default=8)
     parser.add_argument("--wrk-threads", type=int, default=2)
+    parser.add_argument("--attack-seconds", type=float, default=20)
+    parser.add_argument("--idle", type=int, default=50, help="idle sockets")
+    parser.add_argument("--slow", type=int, default=20, help="slow-header clients")
+    parser.add_argument("--cv", type=int, default=50, help="cache-busting CV requests")
     parser.add_argument("--saver", help=argparse.SUPPRESS)  # the saving process: the site's URL
     parser.add_argument("--saver-seconds", type=float, help=argparse.SUPPRESS)
     return parser.parse_args()
@@ -121,9 +137,10 @@ def drop_database(url: str) -> None:
             server.execute("DROP DATABASE IF EXISTS lab_load WITH (FORCE)")
 
 
-def load(server: Server, arguments) -> tuple[list[dict], dict]:
-    """wrk on each page in turn while the saving process runs for the whole time."""
-    seconds = len(PAGES) * (arguments.wrk_duration + 1) + 2
+def load(server: Server, arguments) -> tuple[list[dict], dict, dict]:
+    """wrk on each page in turn, then the clients that hold connections, while the saving
+    process runs for the whole time."""
+    seconds = len(PAGES) * (arguments.wrk_duration + 1) + arguments.attack_seconds + 4
     saver = subprocess.Popen(
         [sys.executable, __file__, "--saver", f"http://127.0.0.1:{server.port}",
          "--saver-seconds", str(seconds)],
@@ -135,12 +152,17 @@ def load(server: Server, arguments) -> tuple[list[dict], dict]:
         for page in PAGES:
             log(f"  wrk {page}")
             rows.append({"page": page, **run_wrk(server.port, page, arguments)})
+        log(f"  {arguments.idle} idle, {arguments.slow} slow-header, {arguments.cv} CV clients")
+        held = attack(
+            server.port, arguments.cv_path, seconds=arguments.attack_seconds,
+            idle=arguments.idle, slow=arguments.slow, cv=arguments.cv,
+        )  # fmt: skip
         output, _ = saver.communicate(timeout=seconds + 120)
     finally:
         if saver.poll() is None:
             saver.terminate()
             saver.wait()
-    return rows, json.loads(output)
+    return rows, json.loads(output), {"server": "production", **held}
 
 
 def save_until(url: str, *, seconds: float) -> None:
@@ -164,14 +186,14 @@ def save_until(url: str, *, seconds: float) -> None:
     print(json.dumps({**outcomes, "p99_ms": p99, "seconds": seconds}))
 
 
-def print_table(rows: list[dict], saves: dict, arguments) -> None:
+def print_table(rows: list[dict], saves: dict, held: dict, arguments) -> None:
     database = (
         "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
     )
     print(
         f"\n{arguments.size:,} papers on {database}; wrk {arguments.wrk_threads} threads, "
         f"{arguments.wrk_connections} connections, {arguments.wrk_duration} s per page; "
-        "gunicorn 2 sync workers; an editor saving in the admin throughout.\n"
+        "the production server (config/serve.py); an editor saving in the admin throughout.\n"
     )
     print(
         table(
@@ -192,6 +214,12 @@ def print_table(rows: list[dict], saves: dict, arguments) -> None:
         f"\nAdmin saves meanwhile: {saves['saved']} saved, {saves['errors']} errors, "
         f"p99 {saves['p99_ms'] or 0:,.0f} ms over {saves['seconds']:.0f} s."
     )
+    print(
+        f"\nFor {arguments.attack_seconds:.0f} s: {arguments.idle} idle sockets, {arguments.slow} "
+        f"slow-header clients and {arguments.cv} cache-busting requests for a CV of "
+        f"{arguments.cv_papers} papers, with the editor still saving.\n"
+    )
+    print(report([held]))
 
 
 if __name__ == "__main__":

@@ -117,11 +117,27 @@ def cached(name: str, parts: object, compute: Callable[[], T]) -> T:
     every page that shows it and by every rendering of one, so that a page rendered anew costs
     about the same at 200,000 papers as at 2,000. `parts` names what the value depends on; its
     repr is the key. Kept with SITE_CACHE=0 too, which turns off whole pages only."""
-    if _bump_pending():
+    if (key := value_key(name, parts)) is None:
         return compute()
-    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
-    key = f"{name}:{release()}:{current_stamp()}:{digest}"
     return cast(T, cache.get_or_set(key, compute, settings.SITE_CACHE_TIMEOUT))
+
+
+def value_key(name: str, parts: object) -> str | None:
+    """The shared cache's key for a value kept until the next change (`cached`, a CV's PDF):
+    the release, the stamp and `parts`. None while the open transaction has written rows:
+    nothing may be kept then, the stamp has not moved yet."""
+    if _bump_pending():
+        return None
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
+    return f"{name}:{release()}:{current_stamp()}:{digest}"
+
+
+def lasting_key(name: str, parts: object) -> str:
+    """The key of a value that outlives changes (the release and `parts` only): the latest copy
+    of a slow document, served for a bounded time while it is made again, and the claim on
+    making it."""
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
+    return f"{name}:{release()}:{digest}"
 
 
 class LocalCopies:

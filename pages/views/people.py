@@ -1,15 +1,15 @@
 from dataclasses import dataclass
 
 from django.db.models import F
-from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.http import content_disposition_header
 
 from directory.charts import year_chart
 from directory.filters import canonical_choice
+from directory.pdf_renders import pdf_response
 from directory.site_cache import cached
 from news.models import NewsItem
 from people.filters import PersonFilter, facet_options
@@ -155,15 +155,18 @@ def cv(request, slug):
 
 
 def cv_pdf(request, slug):
-    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint."""
-    context = {**cv_context(request, slug), "for_pdf": True}
-    html = render_to_string("people/person_cv.html", context, request=request)
-    # Imported here: WeasyPrint loads Pango when imported, and a site without it serves every
-    # other page.
-    from directory.documents import pdf_from_html
+    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint, at
+    most once per change and a few at a time (directory/pdf_renders.py)."""
 
-    pdf = pdf_from_html(html, site_url=request.build_absolute_uri("/"))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    filename = f"{context['person'].slug}-cv.pdf"
-    response["Content-Disposition"] = content_disposition_header(False, filename)
-    return response
+    def render() -> bytes:
+        context = {**cv_context(request, slug), "for_pdf": True}
+        html = render_to_string("people/person_cv.html", context, request=request)
+        # Imported here: WeasyPrint loads Pango when imported, and a site without it serves
+        # every other page.
+        from directory.documents import pdf_from_html
+
+        return pdf_from_html(html, site_url=request.build_absolute_uri("/"))
+
+    return pdf_response(
+        request, name="cv-pdf", parts=slug, filename=f"{slug}-cv.pdf", render=render
+    )

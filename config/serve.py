@@ -1,0 +1,67 @@
+"""The production server: granian serving config.wsgi, with every limit that keeps slow or idle
+clients from holding it set here on purpose (docs/decisions/production-server.md).
+
+    .venv/bin/python -m config.serve                 (`make serve`; the README's production command)
+
+HOST and PORT say where it listens (127.0.0.1:8000, behind the TLS proxy), WEB_CONCURRENCY how
+many processes (2), WEB_THREADS how many requests each runs in Django at once (8).
+
+Why granian (measured in docs/decisions/production-server.md): it reads requests in Rust, off
+the Python threads, so a connection that sends nothing, or headers a line at a time, holds no
+thread that Django needs; a thread gets a request only once it has fully arrived, and a client
+that starts its headers must finish them within 5 s. gunicorn's sync workers were each held by
+one such connection until their 30 s time-out, its threaded workers hand a connection to a
+thread as soon as a byte arrives; uvicorn kept answering too but never cut a slow-header client
+off.
+"""
+
+import os
+import sys
+
+
+def server_command(*, host: str, port: int) -> list[str]:
+    """The command line, for `main` and for benchmarks/slow_clients.py and load.py."""
+    workers = os.environ.get("WEB_CONCURRENCY", "2")
+    threads = os.environ.get("WEB_THREADS", "8")
+    return [
+        *(sys.executable, "-m", "granian", "--interface", "wsgi"),
+        *("--host", host, "--port", str(port)),
+        # Processes: one per core. Each holds its own copy of the rendered entries and pages
+        # (directory/site_cache.py), so more processes cost memory and cache hits.
+        *("--workers", workers),
+        # Requests each process runs in Django at once: a CV PDF (seconds) or a cold page takes
+        # one, while the others keep answering. CV renders themselves are capped lower
+        # (CV_PDF_MAX_CONCURRENT_RENDERS, 2).
+        *("--blocking-threads", threads),
+        # A client has 5 s from the first byte of a request to the end of its headers
+        # (granian's default is 30 s): a slow-header client is cut off then, and holds nothing
+        # but a few KB meanwhile. A connection that sends nothing at all stays open (the timer
+        # starts at the first byte) but holds no thread either; the TLS proxy in front closes
+        # those (nginx's client_header_timeout).
+        *("--http1-header-read-timeout", "5000"),
+        # Keep-alive stays on: an idle kept-alive connection holds no thread, only a socket.
+        "--http1-keep-alive",
+        # The request line and headers must fit in 16 KB (granian's minimum is 8 KB): Django's
+        # own limit per header is far above what a browser sends, session and CSRF cookies take
+        # under 1 KB. A larger head is refused before Django sees it.
+        *("--http1-buffer-size", str(16 * 1024)),
+        # On a restart (deploy), requests under way get 30 s to finish, then their process is
+        # killed: no page takes near that, a CV PDF takes a few seconds.
+        *("--workers-kill-timeout", "30"),
+        # A process that dies (out of memory in a huge export) is started again.
+        "--respawn-failed-workers",
+        *("--log-level", os.environ.get("LOG_LEVEL", "warning").lower()),
+        "--no-ws",
+        "config.wsgi:application",
+    ]
+
+
+def main() -> None:
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = int(os.environ.get("PORT", "8000"))
+    command = server_command(host=host, port=port)
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    main()
