@@ -18,7 +18,8 @@ from directory.scoped_admin import MemberScopedAdmin
 from directory.versions import record_snapshot
 from people.names import normalize_name
 from publications.bibtex import Bibliography, VenueIndex, parse_bibtex, review_bibliography
-from publications.bibtex_jobs import (
+from publications.bibtex.forms import BibtexImportForm
+from publications.bibtex.jobs import (
     WAITING,
     AlreadyConfirmed,
     ReviewPage,
@@ -33,7 +34,6 @@ from publications.bibtex_jobs import (
     with_latest_progress,
 )
 from publications.citation_keys import refresh_citation_key
-from publications.forms import BibtexImportForm
 from publications.models import (
     Authorship,
     BibtexImport,

@@ -21,7 +21,19 @@ from people.models import (
     ResearchGroup,
     covers_year,
 )
-from publications.venue_names import aliases_from_text
+
+
+def aliases_from_text(text: str) -> tuple[str, ...]:
+    """A venue's aliases as typed in its text field, one a line: blank lines and stray
+    spaces don't count, repeats count once. Here, not in publications/bibtex/, so that the model
+    needs nothing from the import package, which imports the models."""
+    seen: dict[str, str] = {}
+    for line in text.splitlines():
+        alias = " ".join(line.split())
+        if alias and alias.casefold() not in seen:
+            seen[alias.casefold()] = alias
+    return tuple(seen.values())
+
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
 # (migration 0002), so the index serves the search.

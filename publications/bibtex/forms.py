@@ -1,13 +1,13 @@
 from django import forms
 
-from publications.bibtex import Bibliography, Problem, parse_bibtex
-from publications.bibtex_jobs import reads_in_worker
-from publications.bibtex_limits import (
+from publications.bibtex.jobs import reads_in_worker
+from publications.bibtex.limits import (
     MAX_BIBTEX_BYTES,
     check_entry_count,
     check_size,
     size_exceeded,
 )
+from publications.bibtex.review import Bibliography, Problem, parse_bibtex
 
 
 class BibtexImportForm(forms.Form):

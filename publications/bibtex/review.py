@@ -47,7 +47,8 @@ from directory.validation import row_problems, validate_rows
 from directory.versions import record_snapshot
 from people.models import ExternalPerson, Person
 from people.names import normalize_name
-from publications.bibtex_limits import (
+from publications.bibtex.latex import LinearLatexDecoder
+from publications.bibtex.limits import (
     ENTRY_START,
     Exceeded,
     check_entry_count,
@@ -55,12 +56,11 @@ from publications.bibtex_limits import (
     concatenated_parts,
     within_bounds,
 )
+from publications.bibtex.venues import FULL_NAME_MAX, KnownVenue, VenueMatcher
 from publications.citation_keys import refresh_citation_key
-from publications.latex_text import LinearLatexDecoder
 from publications.models import Authorship, Publication, PublicationLink, Venue
 from publications.search import refresh_search_text
 from publications.services import AuthorNames, author_name_index
-from publications.venue_names import FULL_NAME_MAX, KnownVenue, VenueMatcher
 
 # The reason each version an import makes is recorded with, in the history pages.
 IMPORTED = "Imported from BibTeX"
@@ -85,7 +85,7 @@ FOUR_DIGIT_YEAR = re.compile(r"\d{4}")
 
 def _latex_decoder() -> LinearLatexDecoder:
     """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x;
-    fed in pieces, so that time grows with length and not its square (publications/latex_text.py)."""
+    fed in pieces, so that time grows with length and not its square (publications/bibtex/latex.py)."""
     context = get_default_latex_context_db()
     context.add_context_category(
         "bibtex", prepend=True, macros=[MacroTextSpec("url", simplify_repl="%s")]
@@ -674,7 +674,7 @@ def _publication_type(entry: BibEntry, venue_kind: str | None) -> str:
 
 
 class VenueIndex:
-    """The import's view of publications.venue_names: the site's venues, with their aliases,
+    """The import's view of publications.bibtex.venues: the site's venues, with their aliases,
     matched by a `VenueMatcher`, and each answer turned back into a Venue or a new one."""
 
     def __init__(self, venues: Iterable[Venue]):

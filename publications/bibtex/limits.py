@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bibtexparser.library import Library
 from bibtexparser.model import Block, Entry, String
 
-from publications.latex_text import has_markup, pieces
+from publications.bibtex.latex import has_markup, pieces
 
 # An upload larger than this is refused before it is read: a lab's whole list is far smaller.
 MAX_BIBTEX_BYTES = 2 * 1024 * 1024

@@ -29,7 +29,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from publications.bibtex import (
+from publications.bibtex.limits import count_entries
+from publications.bibtex.review import (
     ImportRefused,
     ImportResult,
     Progress,
@@ -38,7 +39,6 @@ from publications.bibtex import (
     parse_bibtex,
     review_bibliography,
 )
-from publications.bibtex_limits import count_entries
 from publications.models import BibtexImport, Publication
 
 logger = logging.getLogger(__name__)

@@ -1,0 +1,34 @@
+"""BibTeX in, one module per step: reading (with its limits and LaTeX decoding), venues, review
+and matching, importing, jobs for the task worker, and the admin's views.
+
+What the admin, the `import_bibtex` command and the task worker call is exported here; the
+admin's views (admin_views.py) and the upload form are imported from their modules, since they
+import the tasks that import this package.
+"""
+
+from publications.bibtex.jobs import review_upload, run_import
+from publications.bibtex.review import (
+    Bibliography,
+    Decision,
+    ImportRefused,
+    ImportResult,
+    Review,
+    VenueIndex,
+    import_bibtex,
+    parse_bibtex,
+    review_bibliography,
+)
+
+__all__ = [
+    "Bibliography",
+    "Decision",
+    "ImportRefused",
+    "ImportResult",
+    "Review",
+    "VenueIndex",
+    "import_bibtex",
+    "parse_bibtex",
+    "review_bibliography",
+    "review_upload",
+    "run_import",
+]
