@@ -6,18 +6,10 @@ admin's views (admin_views.py) and the upload form are imported from their modul
 import the tasks that import this package.
 """
 
+from publications.bibtex.importing import ImportRefused, ImportResult, import_bibtex
 from publications.bibtex.jobs import review_upload, run_import
-from publications.bibtex.review import (
-    Bibliography,
-    Decision,
-    ImportRefused,
-    ImportResult,
-    Review,
-    VenueIndex,
-    import_bibtex,
-    parse_bibtex,
-    review_bibliography,
-)
+from publications.bibtex.reading import Bibliography, parse_bibtex
+from publications.bibtex.review import Decision, Review, VenueIndex, review_bibliography
 
 __all__ = [
     "Bibliography",

@@ -7,7 +7,7 @@ from publications.bibtex.limits import (
     check_size,
     size_exceeded,
 )
-from publications.bibtex.review import Bibliography, Problem, parse_bibtex
+from publications.bibtex.reading import Bibliography, Problem, parse_bibtex
 
 
 class BibtexImportForm(forms.Form):

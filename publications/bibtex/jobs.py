@@ -29,16 +29,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
+from publications.bibtex.importing import ImportRefused, ImportResult, import_bibtex
 from publications.bibtex.limits import count_entries
-from publications.bibtex.review import (
-    ImportRefused,
-    ImportResult,
-    Progress,
-    Review,
-    import_bibtex,
-    parse_bibtex,
-    review_bibliography,
-)
+from publications.bibtex.reading import Progress, parse_bibtex
+from publications.bibtex.review import Review, review_bibliography
 from publications.models import BibtexImport, Publication
 
 logger = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ on generated text, that the result is what one pylatexenc call over the whole va
 from functools import lru_cache
 
 from pylatexenc import latexwalker
-from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 # Characters that can make text decode to something else. `--`, `''`, `` ` `` and `~` are
 # pylatexenc's specials (dashes, quotes, a no-break space); the rest start macros, groups,
@@ -133,3 +133,17 @@ def pieces(text: str) -> list[str]:
         index += step
     cuts.append(length)
     return [text[start:end] for start, end in zip(cuts, cuts[1:], strict=False) if end > start]
+
+
+def _latex_decoder() -> LinearLatexDecoder:
+    """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x;
+    fed in pieces, so that time grows with length and not its square."""
+    context = get_default_latex_context_db()
+    context.add_context_category(
+        "bibtex", prepend=True, macros=[MacroTextSpec("url", simplify_repl="%s")]
+    )
+    return LinearLatexDecoder(latex_context=context, math_mode="verbatim")
+
+
+# The one decoder every read uses: its table of macros is built once, its pieces remembered.
+LATEX_DECODER = _latex_decoder()
