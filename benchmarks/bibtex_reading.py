@@ -24,7 +24,8 @@ django.setup()
 
 from pylatexenc.latex2text import LatexNodes2Text  # noqa: E402
 
-from publications.bibtex.latex import LATEX_DECODER, parse_bibtex  # noqa: E402
+from publications.bibtex import parse_bibtex  # noqa: E402
+from publications.bibtex.latex import LATEX_DECODER  # noqa: E402
 
 
 def best_of(runs: int, function) -> float:

@@ -579,11 +579,11 @@ class BibtexImport(models.Model):
     message = models.TextField(blank=True)
     problems = models.JSONField(default=list)
     # The worker's last sign of life, touched at each report of progress: a job not heard of
-    # for BIBTEX_WORKER_TIMEOUT_SECONDS is failed (bibtex_jobs.fail_stalled_jobs), and
+    # for BIBTEX_WORKER_TIMEOUT_SECONDS is failed (bibtex/jobs.py, fail_stalled_jobs), and
     # `interrupted` keeps the state it stopped in, to start it again from there.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     interrupted = models.CharField(max_length=20, choices=State.choices, blank=True)
-    # A large file's review as the worker wrote it (bibtex_jobs.ReviewPage), shown without
+    # A large file's review as the worker wrote it (bibtex/jobs.py, ReviewPage), shown without
     # reading the file again; emptied once it is confirmed.
     review = models.JSONField(default=dict, blank=True)
 

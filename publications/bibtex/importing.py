@@ -10,6 +10,7 @@ from simple_history.utils import bulk_create_with_history
 from directory.addresses import hidden_address
 from directory.validation import validate_rows
 from directory.versions import record_snapshot
+from people.services import save_with_history
 from publications.bibtex.reading import Progress, parse_bibtex
 from publications.bibtex.review import (
     Decision,
@@ -122,8 +123,7 @@ def _venue_for(match: VenueMatch | None, new_venues: dict[str, Venue]) -> Venue 
         venue = Venue.objects.filter(short_name__iexact=match.short_name).first()
         if venue is None:
             venue = Venue(short_name=match.short_name, full_name=match.full_name, kind=match.kind)
-            venue._change_reason = IMPORTED
-            venue.save()
+            save_with_history(venue, reason=IMPORTED, user=None)
         new_venues[key] = venue
     return new_venues[key]
 
@@ -140,8 +140,7 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         doi=entry.doi,
         abstract=entry.abstract,
     )
-    publication._change_reason = IMPORTED
-    publication.save()
+    save_with_history(publication, reason=IMPORTED, user=None)
     authorships = [
         Authorship(
             publication=publication,
@@ -165,19 +164,19 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
             kind=PublicationLink.Kind.PDF if is_pdf else PublicationLink.Kind.OTHER,
             url=entry.url,
         )
-        link._change_reason = IMPORTED
-        link.save()
+        save_with_history(link, reason=IMPORTED, user=None)
     record_snapshot(publication)  # its first version, with the authors and link just made
     return publication
 
 
 def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
     publication = item.existing
+    assert publication is not None, "an update names the publication it updates"
     values = {"year": item.entry.year, "venue": venue, "doi": item.entry.doi, "type": item.type}
     for change in item.changes:
         setattr(publication, change.field, values[change.field])
-    publication._change_reason = IMPORTED
-    publication.save(update_fields=[change.field for change in item.changes])
+    publication._change_reason = IMPORTED  # type: ignore[attr-defined]  # simple-history reads it
+    publication.save(update_fields=[change.field for change in item.changes])  # type: ignore[no-untyped-call]
     record_snapshot(publication)
     return publication
 

@@ -12,7 +12,9 @@ are remembered, since BibTeX repeats its names and @string values. The test modu
 on generated text, that the result is what one pylatexenc call over the whole value gives.
 """
 
+import re
 from functools import lru_cache
+from typing import Any
 
 from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
@@ -23,15 +25,20 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 MARKUP_CHARACTERS = frozenset("\\{}$%&~#^_`")
 MARKUP_PAIRS = ("--", "''")
 
+# What `pieces` reads at once: a run of spaces (only the first can cut), and a run of characters
+# that open or close nothing (only the first can end a macro's arguments).
+WHITESPACE_RUN = re.compile(r"\s+")
+ORDINARY_RUN = re.compile(r"[^\s\\{}$%\[\]]+")
+
 # A piece grows past this length only when no cut is possible inside it (a long group).
 PIECE_CHARACTERS = 1
 
 
-class LinearLatexDecoder(LatexNodes2Text):
+class LinearLatexDecoder(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc has no types
     """pylatexenc's decoder, taking the same arguments, with `latex_to_text` fed in pieces; a
     subclass because bibtexparser's `LatexDecodingMiddleware` accepts nothing else."""
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.walker_context = latexwalker.get_default_latex_context_db()
         # Bound on memory, not on correctness: a piece not remembered is decoded again.
@@ -49,9 +56,10 @@ class LinearLatexDecoder(LatexNodes2Text):
             piece, latex_context=self.walker_context, tolerant_parsing=True
         )
         try:
-            return self.nodelist_to_text(walker.get_latex_nodes()[0])
+            text: str = self.nodelist_to_text(walker.get_latex_nodes()[0])
         except Exception:  # pylatexenc's own bugs, e.g. IndexError for \href without arguments
             return piece  # kept as written: staff see it in the review
+        return text
 
 
 def has_markup(text: str) -> bool:
@@ -64,75 +72,115 @@ def pieces(text: str) -> list[str]:
     before a space that ends a word whose last macro is complete, or before a backslash that
     follows an ordinary character or a group ("\\'e|\\'a", "\\v{s}|\\'a"). Joined, the pieces
     are the text."""
-    cuts = [0]
-    depth = environments = 0
-    math = ""  # "$", "$$", "\\(" or "\\[" while inside math
-    comment = False
-    # The last thing at the top level was a macro, or a macro and groups: what comes next may
-    # be its argument, so no cut until an ordinary character or a word that is not a group.
-    open_macro = False
-    word_start = None  # where the current word began, None between words
-    group_closed_at = -2  # where the last group at the top level closed
+    cutter = _Cutter(text)
     index, length = 0, len(text)
     while index < length:
-        char = text[index]
-        if comment:
-            if char == "\n":
-                comment, open_macro = False, True
-            index += 1
-            continue
-        top_level = not (depth or environments or math)
-        if char.isspace():
-            if word_start is not None:
-                word_start = None
-                if top_level and not open_macro and index - cuts[-1] >= PIECE_CHARACTERS:
-                    cuts.append(index)
-            index += 1
-            continue
-        if word_start is None:
-            word_start = index
-            if top_level and char not in "{[":
-                open_macro = open_macro and char == "\\"
-        step = 1
-        if char == "\\":
-            after_group = group_closed_at == index - 1
-            cut_allowed = top_level and (after_group or not open_macro) and index > word_start
-            if cut_allowed and index - cuts[-1] >= PIECE_CHARACTERS:
-                cuts.append(index)
-            following = text[index + 1 : index + 2]
-            if following in ("(", "[") and not math:
-                math = "\\" + following
-            elif following in (")", "]") and math == "\\" + {")": "(", "]": "["}[following]:
-                math = ""
-            elif text.startswith("begin", index + 1):
-                environments += 1
-            elif text.startswith("end", index + 1):
-                environments = max(environments - 1, 0)
-            if top_level:
-                open_macro = True
-            step = 2  # an escaped character, or the first letter of a macro's name
-            while following.isalpha() and index + step < length and text[index + step].isalpha():
-                step += 1  # the rest of the macro's name
-        elif char == "%":
-            comment = True
-        elif char == "{":
-            depth += 1
-        elif char == "}":
-            depth = max(depth - 1, 0)
-            if not (depth or environments or math):
-                group_closed_at = index
-        elif char == "$":
-            sign = "$$" if text.startswith("$$", index) else "$"
-            if not math:
-                math = sign
-            elif math == sign:
-                math = ""
-            step = len(sign)
-        elif top_level and char not in "[]":
-            open_macro = False  # an ordinary character: the macro before it has its argument
-        index += step
-    cuts.append(length)
+        index += cutter.read(index)
+    cuts = [*cutter.cuts, length]
     return [text[start:end] for start, end in zip(cuts, cuts[1:], strict=False) if end > start]
+
+
+class _Cutter:
+    """What `pieces` knows at each character of its text, and where it has cut so far."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.cuts = [0]
+        self.depth = 0
+        self.environments = 0
+        self.math = ""  # "$", "$$", "\\(" or "\\[" while inside math
+        self.comment = False
+        # The last thing at the top level was a macro, or a macro and groups: what comes next
+        # may be its argument, so no cut until an ordinary character or a word that is not a
+        # group.
+        self.open_macro = False
+        self.word_start: int | None = None  # where the current word began, None between words
+        self.group_closed_at = -2  # where the last group at the top level closed
+
+    @property
+    def top_level(self) -> bool:
+        return not (self.depth or self.environments or self.math)
+
+    def cut(self, index: int) -> None:
+        if index - self.cuts[-1] >= PIECE_CHARACTERS:
+            self.cuts.append(index)
+
+    def read(self, index: int) -> int:
+        """Take in the character at `index`; how many characters were read."""
+        char = self.text[index]
+        if self.comment:
+            if char == "\n":
+                self.comment, self.open_macro = False, True
+            return 1
+        top_level = self.top_level
+        if char.isspace():
+            if self.word_start is not None:
+                self.word_start = None
+                if top_level and not self.open_macro:
+                    self.cut(index)
+            return _run_length(WHITESPACE_RUN, self.text, index)
+        if self.word_start is None:
+            self.word_start = index
+            if top_level and char not in "{[":
+                self.open_macro = self.open_macro and char == "\\"
+        if char == "\\":
+            return self.read_macro(index, top_level, word_start=self.word_start)
+        if char == "$":
+            return self.read_dollar(index)
+        if char in "%{}[]":
+            self.read_group_or_comment(index, char)
+            return 1
+        if top_level:
+            self.open_macro = False  # an ordinary character: the macro before it has its argument
+        # The ordinary characters after it change nothing more: read them at once.
+        return _run_length(ORDINARY_RUN, self.text, index)
+
+    def read_macro(self, index: int, top_level: bool, *, word_start: int) -> int:
+        """A backslash: an escaped character, or a macro's name (which may open math or an
+        environment)."""
+        text = self.text
+        after_group = self.group_closed_at == index - 1
+        if top_level and (after_group or not self.open_macro) and index > word_start:
+            self.cut(index)
+        following = text[index + 1 : index + 2]
+        if following in ("(", "[") and not self.math:
+            self.math = "\\" + following
+        elif following in (")", "]") and self.math == "\\" + {")": "(", "]": "["}[following]:
+            self.math = ""
+        elif text.startswith("begin", index + 1):
+            self.environments += 1
+        elif text.startswith("end", index + 1):
+            self.environments = max(self.environments - 1, 0)
+        if top_level:
+            self.open_macro = True
+        step = 2  # an escaped character, or the first letter of a macro's name
+        length = len(text)
+        while following.isalpha() and index + step < length and text[index + step].isalpha():
+            step += 1  # the rest of the macro's name
+        return step
+
+    def read_dollar(self, index: int) -> int:
+        sign = "$$" if self.text.startswith("$$", index) else "$"
+        if not self.math:
+            self.math = sign
+        elif self.math == sign:
+            self.math = ""
+        return len(sign)
+
+    def read_group_or_comment(self, index: int, char: str) -> None:
+        if char == "%":
+            self.comment = True
+        elif char == "{":
+            self.depth += 1
+        elif char == "}":
+            self.depth = max(self.depth - 1, 0)
+            if self.top_level:
+                self.group_closed_at = index
+
+
+def _run_length(run: re.Pattern[str], text: str, index: int) -> int:
+    found = run.match(text, index)
+    return found.end() - index if found else 1
 
 
 def _latex_decoder() -> LinearLatexDecoder:

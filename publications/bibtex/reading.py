@@ -33,6 +33,7 @@ from bibtexparser.model import (
 )
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
+from django.db.models import Field, Model
 
 from directory.identifiers import normalize_doi
 from directory.validation import row_problems
@@ -52,9 +53,16 @@ from publications.models import Authorship, Publication, PublicationLink, Venue
 VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "howpublished", "school", "institution")
 READ_FIELDS = {"title", "author", "year", "date", "doi", "url", "abstract", "note", *VENUE_FIELDS}
 
-TITLE_MAX = Publication._meta.get_field("title").max_length
-NAME_MAX = Authorship._meta.get_field("name").max_length
-DOI_MAX = Publication._meta.get_field("doi").max_length
+
+def _max_length(model: type[Model], name: str) -> int:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field) and field.max_length, f"{model.__name__}.{name} is bounded"
+    return field.max_length
+
+
+TITLE_MAX = _max_length(Publication, "title")
+NAME_MAX = _max_length(Authorship, "name")
+DOI_MAX = _max_length(Publication, "doi")
 
 FOUR_DIGIT_YEAR = re.compile(r"\d{4}")
 
@@ -114,14 +122,14 @@ class ResolveConcatenations(LibraryMiddleware):
     as written. Parts are braced or quoted text, numbers and @string names; a value naming an
     unknown @string is left as it is, and reported as a problem of its entry."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(allow_inplace_modification=True)
 
     @classmethod
     def metadata_key(cls) -> str:
         return "resolve_concatenations"
 
-    def transform(self, library):
+    def transform(self, library: Library) -> Library:
         strings = {key.casefold(): string.value for key, string in library.strings_dict.items()}
         for entry in library.entries:
             for field in entry.fields:
@@ -160,7 +168,10 @@ def parse_bibtex(text: str, *, progress: Progress | None = None) -> Bibliography
     """
     if too_large := check_size(text) or check_entry_count(text):
         return Bibliography(entries=(), problems=(_exceeded(too_large),))
-    library, exceeded = within_bounds(bibtexparser.parse_string(text, parse_stack=[]))
+    # bibtexparser re-exports parse_string without saying so (mypy --strict notices); called
+    # through the package, where tests replace it.
+    parsed = bibtexparser.parse_string(text, parse_stack=[])  # type: ignore[attr-defined, unused-ignore]
+    library, exceeded = within_bounds(parsed)
     entries = library.entries
     strings = library.strings
     others = [block for block in library.blocks if not isinstance(block, Entry | String)]
@@ -224,7 +235,8 @@ def _read_entry(entry: Entry) -> BibEntry:
         value = values.get(name)
         return " ".join(value.split()) if isinstance(value, str) else ""
 
-    problems, warnings = [], []
+    problems: list[str] = []
+    warnings: list[str] = []
     for field in entry.fields:
         # A value still unenclosed after the parse stack names an @string nobody defined.
         unresolved = field.enclosing == "no-enclosing" and not str(field.value).isdigit()
@@ -246,14 +258,8 @@ def _read_entry(entry: Entry) -> BibEntry:
     elif not authors:
         warnings.append("has no authors.")
 
-    year = None
-    year_text = text("year")
-    if not year_text and (date := text("date")):  # biblatex: "2024-05-01"
-        year_text = found[0] if (found := FOUR_DIGIT_YEAR.findall(date)) else date
-    if FOUR_DIGIT_YEAR.fullmatch(year_text):
-        year = int(year_text)
-    elif year_text:
-        problems.append(f"the year “{year_text}” is not a year.")
+    year, year_problem = _year(text("year"), text("date"))
+    problems += year_problem
 
     doi = normalize_doi(text("doi"))
     if len(doi) > DOI_MAX:
@@ -284,6 +290,18 @@ def _read_entry(entry: Entry) -> BibEntry:
     if read.problems:
         return read
     return replace(read, problems=_validation_problems(read))
+
+
+def _year(year_text: str, date: str) -> tuple[int | None, list[str]]:
+    """The year, from `year` or else biblatex's `date` ("2024-05-01"); a problem when it is
+    not four digits."""
+    if not year_text and date:
+        year_text = found[0] if (found := FOUR_DIGIT_YEAR.findall(date)) else date
+    if FOUR_DIGIT_YEAR.fullmatch(year_text):
+        return int(year_text), []
+    if year_text:
+        return None, [f"the year “{year_text}” is not a year."]
+    return None, []
 
 
 def _validation_problems(entry: BibEntry) -> tuple[str, ...]:

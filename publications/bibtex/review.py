@@ -3,8 +3,8 @@ invalid; which venue it names (venues.py through VenueIndex) and which people it
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
@@ -118,7 +118,7 @@ class ReviewedEntry:
     def venue_notes(self) -> list[str]:
         """Why the entry is not ticked, in the words the review and the command print."""
         notes = []
-        if self.venue_is_ambiguous:
+        if self.venue is not None and self.venue.is_ambiguous:
             names = " or ".join(venue.display_name for venue in self.venue.candidates)
             notes.append(
                 f"The venue “{self.entry.venue}” could be {names}; importing it creates the "
@@ -179,7 +179,7 @@ class Review:
         return messages
 
     def summary(self) -> str:
-        counts = defaultdict(int)
+        counts: defaultdict[Decision, int] = defaultdict(int)
         for item in self.entries:
             counts[item.decision] += 1
         parts = [
@@ -206,7 +206,8 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
     by_doi = {
         publication.doi.casefold(): publication for publication in existing if publication.doi
     }
-    by_title_year, by_title = {}, {}
+    by_title_year: dict[tuple[str, int | None], Publication] = {}
+    by_title: dict[str, Publication] = {}
     for publication in existing:
         title = normalize_title(publication.title)
         by_title_year.setdefault((title, publication.year), publication)
@@ -219,21 +220,22 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
     for entry in bibliography.entries:
         venue = venues.match(entry)
         publication_type = _publication_type(entry, venue.kind if venue else None)
-        item = {
-            "entry": entry,
-            "type": publication_type,
-            "status": _status(entry),
-            "venue": venue,
-            "authors": tuple(AuthorMatch.of(name, people) for name in entry.authors),
-        }
+        item = ReviewedEntry(
+            entry=entry,
+            decision=Decision.INVALID,
+            type=publication_type,
+            status=_status(entry),
+            venue=venue,
+            authors=tuple(AuthorMatch.of(name, people) for name in entry.authors),
+        )
         title = normalize_title(entry.title)
         doi = entry.doi.casefold()
         if entry.problems:
-            reviewed.append(ReviewedEntry(decision=Decision.INVALID, **item))
+            reviewed.append(item)
             continue
         if earlier := (doi and seen_in_file.get(doi)) or seen_in_file.get((title, entry.year)):
             reason = f"entry “{earlier}” above"
-            reviewed.append(ReviewedEntry(decision=Decision.DUPLICATE, reason=reason, **item))
+            reviewed.append(replace(item, decision=Decision.DUPLICATE, reason=reason))
             continue
         seen_in_file[(title, entry.year)] = entry.key
         if doi:
@@ -246,19 +248,17 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
         elif title in by_title:
             match, why = by_title[title], "same title"
         else:
-            reviewed.append(ReviewedEntry(decision=Decision.NEW, **item))
+            reviewed.append(replace(item, decision=Decision.NEW))
             continue
         changes = _changes(match, entry=entry, venue=venue, publication_type=publication_type)
         if changes:
             reviewed.append(
-                ReviewedEntry(
-                    decision=Decision.UPDATE, existing=match, reason=why, changes=changes, **item
-                )
+                replace(item, decision=Decision.UPDATE, existing=match, reason=why, changes=changes)
             )
         else:
             reason = f"“{match}” ({why})"
             reviewed.append(
-                ReviewedEntry(decision=Decision.DUPLICATE, existing=match, reason=reason, **item)
+                replace(item, decision=Decision.DUPLICATE, existing=match, reason=reason)
             )
     return Review(entries=tuple(reviewed), problems=bibliography.problems)
 
@@ -275,7 +275,7 @@ def _changes(
     changes = []
     if entry.year and entry.year != publication.year:
         changes.append(Change("year", "year", str(publication.year or ""), str(entry.year)))
-    if venue and (venue.is_new or venue.venue.pk != publication.venue_id):
+    if venue and (venue.venue is None or venue.venue.pk != publication.venue_id):
         changes.append(Change("venue", "venue", str(publication.venue or ""), str(venue)))
     if entry.doi and entry.doi.casefold() != publication.doi.casefold():
         changes.append(Change("doi", "DOI", publication.doi, entry.doi))
@@ -320,8 +320,8 @@ class VenueIndex:
     """The import's view of publications.bibtex.venues: the site's venues, with their aliases,
     matched by a `VenueMatcher`, and each answer turned back into a Venue or a new one."""
 
-    def __init__(self, venues: Iterable[Venue]):
-        self.venues = {venue.pk: venue for venue in venues}
+    def __init__(self, venues: Iterable[Venue]) -> None:
+        self.venues: dict[Hashable, Venue] = {venue.pk: venue for venue in venues}
         self.matcher = VenueMatcher(
             KnownVenue(
                 key=venue.pk,

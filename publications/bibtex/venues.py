@@ -274,7 +274,7 @@ def _read(text: str) -> _Reading:
     text = _clean(text)
     labels: list[str] = []
 
-    def set_aside(match: re.Match) -> str:
+    def set_aside(match: re.Match[str]) -> str:
         if label := _label(match["inner"]):
             labels.append(label)
         elif WORKSHOP_TEXT.search(match["inner"]):
