@@ -26,9 +26,9 @@ MARKUP_CHARACTERS = frozenset("\\{}$%&~#^_`")
 MARKUP_PAIRS = ("--", "''")
 
 # What `pieces` reads at once: a run of spaces (only the first can cut), and a run of characters
-# that open or close nothing (only the first can end a macro's arguments).
+# that open or close nothing (only the first can end a macro's arguments) with the spaces after.
 WHITESPACE_RUN = re.compile(r"\s+")
-ORDINARY_RUN = re.compile(r"[^\s\\{}$%\[\]]+")
+ORDINARY_RUN = re.compile(r"[^\s\\{}$%\[\]]+(?P<spaces>\s*)")
 
 # A piece grows past this length only when no cut is possible inside it (a long group).
 PIECE_CHARACTERS = 1
@@ -114,10 +114,7 @@ class _Cutter:
             return 1
         top_level = self.top_level
         if char.isspace():
-            if self.word_start is not None:
-                self.word_start = None
-                if top_level and not self.open_macro:
-                    self.cut(index)
+            self.end_word(index, top_level)
             return _run_length(WHITESPACE_RUN, self.text, index)
         if self.word_start is None:
             self.word_start = index
@@ -132,8 +129,21 @@ class _Cutter:
             return 1
         if top_level:
             self.open_macro = False  # an ordinary character: the macro before it has its argument
-        # The ordinary characters after it change nothing more: read them at once.
-        return _run_length(ORDINARY_RUN, self.text, index)
+        # The ordinary characters after it change nothing more, and the spaces after them end
+        # the word: read them at once.
+        run = ORDINARY_RUN.match(self.text, index)
+        if run is None:  # never: `char` is ordinary
+            return 1
+        if run["spaces"]:
+            self.end_word(run.start("spaces"), top_level)
+        return run.end() - index
+
+    def end_word(self, index: int, top_level: bool) -> None:
+        """A space at `index`: a word that ended here may be cut after."""
+        if self.word_start is not None:
+            self.word_start = None
+            if top_level and not self.open_macro:
+                self.cut(index)
 
     def read_macro(self, index: int, top_level: bool, *, word_start: int) -> int:
         """A backslash: an escaped character, or a macro's name (which may open math or an
