@@ -14,7 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The project's root in place of this folder, whose http.py would hide the standard library's
+# `http` from Django (as benchmarks/http.py does for itself).
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "benchmark-only")
 
@@ -24,7 +26,8 @@ django.setup()
 
 from pylatexenc.latex2text import LatexNodes2Text  # noqa: E402
 
-from publications.bibtex import LATEX_DECODER, parse_bibtex  # noqa: E402
+from publications.bibtex import parse_bibtex  # noqa: E402
+from publications.bibtex.latex import LATEX_DECODER  # noqa: E402
 
 
 def best_of(runs: int, function) -> float:

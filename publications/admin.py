@@ -1,14 +1,11 @@
-import uuid
-
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
 from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.http import Http404, HttpResponseNotAllowed
+from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from directory.history import HistoryAdmin
@@ -17,26 +14,11 @@ from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from directory.versions import record_snapshot
 from people.names import normalize_name
-from publications.bibtex import Bibliography, VenueIndex, parse_bibtex, review_bibliography
-from publications.bibtex_jobs import (
-    WAITING,
-    AlreadyConfirmed,
-    ReviewPage,
-    confirm_import,
-    fail_stalled_jobs,
-    queue_review,
-    reads_in_worker,
-    record_review,
-    run_import_keeping_review,
-    runs_in_worker,
-    start_again,
-    with_latest_progress,
-)
+from publications.bibtex import VenueIndex
+from publications.bibtex import admin_views as bibtex_admin_views
 from publications.citation_keys import refresh_citation_key
-from publications.forms import BibtexImportForm
 from publications.models import (
     Authorship,
-    BibtexImport,
     Publication,
     PublicationAward,
     PublicationLink,
@@ -49,11 +31,7 @@ from publications.services import (
     author_name_index,
     link_authors,
 )
-from publications.tasks import review_bibtex_upload, run_bibtex_import
 
-# The status page of an import running in the worker reloads itself this often (a meta
-# refresh: no script, so the strict Content-Security-Policy holds).
-STATUS_REFRESH_SECONDS = 2
 # Rows of each kind the editors' index lists as waiting for them.
 WAITING_LISTED = 20
 # The author row's pickers of who the author is, with what each says while empty.
@@ -338,16 +316,9 @@ class PublicationAdmin(MemberScopedAdmin):
     inlines = [AuthorshipInline, AwardInline, LinkInline]
 
     def get_urls(self):
-        import_view = self.admin_site.admin_view(self.import_bibtex_view)
-        status_view = self.admin_site.admin_view(self.import_bibtex_status_view)
         answer = self.admin_site.admin_view(self.answer_proposal_view)
         return [
-            path("import-bibtex/", import_view, name="publications_publication_import_bibtex"),
-            path(
-                "import-bibtex/<uuid:job_id>/",
-                status_view,
-                name="publications_publication_import_bibtex_status",
-            ),
+            *bibtex_admin_views.urls(self),
             path(
                 "authors/<int:authorship_id>/answer/",
                 answer,
@@ -355,129 +326,6 @@ class PublicationAdmin(MemberScopedAdmin):
             ),
             *super().get_urls(),
         ]
-
-    def import_bibtex_view(self, request):
-        """Upload or paste BibTeX, review what each entry would do, leave some out, confirm."""
-        if not (self.can_import(request) and self.has_change_permission(request)):
-            raise PermissionDenied
-        if request.method == "POST" and "confirm" in request.POST:
-            return self._confirm_bibtex_import(request)
-        if request.method == "POST":
-            form = BibtexImportForm(request.POST, request.FILES)
-            if form.is_valid():
-                return self._review(request, form.cleaned_data["bibtex"], form.bibliography())
-        else:
-            form = BibtexImportForm()
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "title": "Import publications from BibTeX",
-            "form": form,
-        }
-        status = 400 if form.is_bound else 200
-        return TemplateResponse(
-            request, "admin/publications/import_bibtex.html", context, status=status
-        )
-
-    def _confirm_bibtex_import(self, request):
-        """The form posts only the entries left out, so any number of entries fits in it."""
-        skipped = request.POST.getlist("skip")
-        try:
-            job = confirm_import(
-                job_id=_uuid(request.POST.get("import")), user=request.user, skipped=skipped
-            )
-        except AlreadyConfirmed as already:
-            messages.info(request, "This import was already confirmed: here is where it stands.")
-            return redirect(_status_url(already.job))
-        if job is None:
-            messages.error(
-                request,
-                "This review is out of date: it was confirmed from another page, or too long ago. "
-                "Upload the file again.",
-            )
-            return redirect("admin:publications_publication_import_bibtex")
-        if runs_in_worker(job):
-            run_bibtex_import.enqueue(str(job.pk))
-            return redirect(_status_url(job))
-        ran, refusal = run_import_keeping_review(job.pk)
-        if ran is None:  # run meanwhile by a double submit
-            return redirect(_status_url(job))
-        if ran.state == BibtexImport.State.DONE:
-            messages.success(request, ran.message)
-            return redirect("admin:publications_publication_changelist")
-        if refusal is not None:
-            # The review that refused it, made as the database is now, to be confirmed again.
-            again = record_review(text=ran.text, review=refusal, user=request.user)
-            page = ReviewPage.of(refusal, skipped=skipped)
-            return self._render_review(request, page, job=again, error=ran.message)
-        return redirect(_status_url(ran))
-
-    def import_bibtex_status_view(self, request, job_id):
-        """Where a large upload's reading or a confirmed import stands; refreshes itself until
-        it has finished. A large upload's review, once the worker has made it, is shown here."""
-        if not (self.can_import(request) and self.has_change_permission(request)):
-            raise PermissionDenied
-        job = BibtexImport.objects.filter(pk=job_id).first()
-        if job is None or (job.state == BibtexImport.State.REVIEWED and not job.review):
-            raise Http404("No such import.")
-        if job.state == BibtexImport.State.REVIEWED:
-            return self._render_review(request, ReviewPage.stored(job), job=job)
-        if request.method == "POST" and "review-again" in request.POST and job.text:
-            return self._review(request, job.text)
-        if request.method == "POST" and "start-again" in request.POST:
-            return self._start_again(request, job)
-        if fail_stalled_jobs():
-            job.refresh_from_db()
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "title": "BibTeX import",
-            "job": with_latest_progress(job),
-            "can_start_again": job.interrupted != "" and job.state == BibtexImport.State.FAILED,
-            "waiting": job.phase == WAITING,
-            "refresh_seconds": STATUS_REFRESH_SECONDS,
-        }
-        return TemplateResponse(request, "admin/publications/import_bibtex_status.html", context)
-
-    def _start_again(self, request, job: BibtexImport):
-        """A job its worker stopped on, queued again from where it stopped."""
-        again = start_again(job_id=job.pk)
-        if again is None:
-            messages.info(
-                request, "This import was started again already: here is where it stands."
-            )
-        elif again.state == BibtexImport.State.READING:
-            review_bibtex_upload.enqueue(str(again.pk))
-        else:
-            run_bibtex_import.enqueue(str(again.pk))
-        return redirect(_status_url(job))
-
-    def _review(self, request, text: str, bibliography: Bibliography | None = None):
-        """A small file is reviewed in the request; a large one in the worker, its progress and
-        then its review on the status page."""
-        if bibliography is None and reads_in_worker(text):
-            job = queue_review(text=text, user=request.user)
-            review_bibtex_upload.enqueue(str(job.pk))
-            return redirect(_status_url(job))
-        review = review_bibliography(bibliography=bibliography or parse_bibtex(text))
-        job = record_review(text=text, review=review, user=request.user)
-        return self._render_review(request, ReviewPage.of(review), job=job)
-
-    def _render_review(self, request, page: ReviewPage, *, job, error=""):
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "title": "Review the BibTeX import",
-            "review": page,
-            "job": job,
-            "error": error,
-        }
-        return TemplateResponse(
-            request,
-            "admin/publications/import_bibtex_review.html",
-            context,
-            status=400 if error else 200,
-        )
 
     def member_queryset(self, queryset, person):
         return queryset.authored_by(person)
@@ -499,7 +347,7 @@ class PublicationAdmin(MemberScopedAdmin):
             else []
         )
         extra_context = {
-            "can_import": self.can_import(request),
+            "can_import": bibtex_admin_views.can_import(self, request),
             "proposals": proposals,
             **(extra_context or {}),
         }
@@ -579,10 +427,6 @@ class PublicationAdmin(MemberScopedAdmin):
         ]
         return waiting
 
-    def can_import(self, request) -> bool:
-        """Editors only: an import creates publications that may be anybody's."""
-        return is_editor(request.user) and self.has_add_permission(request)
-
     def save_model(self, request, obj, form, change):
         waits = not change and settings.MEMBER_PAPERS_WAIT_FOR_EDITOR
         if waits and not is_editor(request.user):
@@ -631,14 +475,3 @@ class PublicationAdmin(MemberScopedAdmin):
                     f"Asked {authorship.proposed_person} to confirm they are the author "
                     f"“{authorship.name}”: the paper is on their profile once they do.",
                 )
-
-
-def _uuid(value: str | None) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(value or "")
-    except ValueError:
-        return None
-
-
-def _status_url(job: BibtexImport) -> str:
-    return reverse("admin:publications_publication_import_bibtex_status", args=[job.pk])

@@ -21,7 +21,19 @@ from people.models import (
     ResearchGroup,
     covers_year,
 )
-from publications.venue_names import aliases_from_text
+
+
+def aliases_from_text(text: str) -> tuple[str, ...]:
+    """A venue's aliases as typed in its text field, one a line: blank lines and stray
+    spaces don't count, repeats count once. Here, not in publications/bibtex/, so that the model
+    needs nothing from the import package, which imports the models."""
+    seen: dict[str, str] = {}
+    for line in text.splitlines():
+        alias = " ".join(line.split())
+        if alias and alias.casefold() not in seen:
+            seen[alias.casefold()] = alias
+    return tuple(seen.values())
+
 
 # What PostgreSQL's full-text search of titles matches against; the same expression is indexed
 # (migration 0002), so the index serves the search.
@@ -567,11 +579,11 @@ class BibtexImport(models.Model):
     message = models.TextField(blank=True)
     problems = models.JSONField(default=list)
     # The worker's last sign of life, touched at each report of progress: a job not heard of
-    # for BIBTEX_WORKER_TIMEOUT_SECONDS is failed (bibtex_jobs.fail_stalled_jobs), and
+    # for BIBTEX_WORKER_TIMEOUT_SECONDS is failed (bibtex/jobs.py, fail_stalled_jobs), and
     # `interrupted` keeps the state it stopped in, to start it again from there.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     interrupted = models.CharField(max_length=20, choices=State.choices, blank=True)
-    # A large file's review as the worker wrote it (bibtex_jobs.ReviewPage), shown without
+    # A large file's review as the worker wrote it (bibtex/jobs.py, ReviewPage), shown without
     # reading the file again; emptied once it is confirmed.
     review = models.JSONField(default=dict, blank=True)
 

@@ -2,7 +2,7 @@
 
 from django_tasks import task
 
-from publications.bibtex_jobs import review_upload, run_import
+from publications.bibtex import review_upload, run_import
 
 
 @task()

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from publications import bibtex_jobs
+from publications.bibtex import jobs as bibtex_jobs
 from publications.bibtex import parse_bibtex
-from publications.bibtex_jobs import run_import
+from publications.bibtex.jobs import run_import
 from publications.models import BibtexImport, Publication
 from tests.factories import make_publication
 

@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from publications import bibtex_limits
+from publications.bibtex import limits as bibtex_limits
 from publications.bibtex import parse_bibtex
 from publications.models import Publication
 

@@ -1,4 +1,4 @@
-"""The BibTeX review finds venues the way real exports name them (publications/venue_names.py
+"""The BibTeX review finds venues the way real exports name them (publications/bibtex/venues.py
 through the import's VenueIndex), with the aliases staff keep on each venue, and never moves a
 paper to another venue unless an editor ticks it."""
 
@@ -9,8 +9,7 @@ from pathlib import Path
 from django.urls import reverse
 
 from publications.bibtex import Decision, import_bibtex, parse_bibtex, review_bibliography
-from publications.models import Publication, Venue
-from publications.venue_names import aliases_from_text
+from publications.models import Publication, Venue, aliases_from_text
 from tests.cases import EditorSignedIn, SeededTestCase, parametrize
 from tests.factories import make_publication, make_venue
 from tests.publications.venue_corpus import CORPUS, EXTRA_VENUES, SEEDED_ALIASES

@@ -5,8 +5,7 @@ import random
 import pytest
 from pylatexenc.latex2text import LatexNodes2Text
 
-from publications.bibtex import LATEX_DECODER
-from publications.latex_text import pieces
+from publications.bibtex.latex import LATEX_DECODER, pieces
 
 # Well-formed LaTeX as BibTeX files hold it: accents with and without braces or spaces,
 # macros taking the next word or group, math of each kind, dashes, quotes, comments,

@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from publications.models import Venue
-from publications.venue_names import (
+from publications.bibtex.venues import (
     FULL_NAME_MAX,
     SHORT_NAME_MAX,
     KnownVenue,
     ProposedVenue,
     VenueKind,
     VenueMatcher,
-    aliases_from_text,
 )
+from publications.models import Venue, aliases_from_text
 from tests.publications.venue_corpus import CORPUS, EXTRA_VENUES, SEEDED_ALIASES
 
 SEEDED_VENUES = Path(__file__).resolve().parents[2] / "fixtures" / "venues.json"

@@ -11,12 +11,13 @@ operator's setting.
 
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bibtexparser.library import Library
 from bibtexparser.model import Block, Entry, String
 
-from publications.latex_text import has_markup, pieces
+from publications.bibtex.latex import has_markup, pieces
 
 # An upload larger than this is refused before it is read: a lab's whole list is far smaller.
 MAX_BIBTEX_BYTES = 2 * 1024 * 1024
@@ -176,7 +177,7 @@ def within_bounds(library: Library) -> tuple[Library, list[Exceeded]]:
     return Library(blocks=kept, fail_on_duplicate_key=False), exceeded
 
 
-def _check_block(block: Block, values: dict[str, object], string_lengths: dict[str, int]) -> str:
+def _check_block(block: Block, values: Mapping[str, object], string_lengths: dict[str, int]) -> str:
     if isinstance(block, Entry | String) and len(block.key) > MAX_KEY_CHARACTERS:
         return (
             f"the key is {len(block.key):,} characters long; at most {MAX_KEY_CHARACTERS} are read."

@@ -60,8 +60,8 @@ class KnownVenue:
     """A venue the site already has, as the matcher needs it.
 
     `key` is whatever the caller uses to find its row again (a Venue's pk). `aliases` are the
-    other names staff have seen the venue go by; `aliases_from_text` reads them from a text
-    field that holds one a line.
+    other names staff have seen the venue go by; `Venue.alias_list` reads them from the text
+    field that holds one a line (publications.models.aliases_from_text).
     """
 
     key: Hashable
@@ -78,16 +78,6 @@ class ProposedVenue:
     short_name: str
     full_name: str
     kind: str
-
-
-def aliases_from_text(text: str) -> tuple[str, ...]:
-    """Aliases typed one a line: blank lines and stray spaces don't count, repeats count once."""
-    seen: dict[str, str] = {}
-    for line in text.splitlines():
-        alias = " ".join(line.split())
-        if alias and alias.casefold() not in seen:
-            seen[alias.casefold()] = alias
-    return tuple(seen.values())
 
 
 # Words ---------------------------------------------------------------------------------------
@@ -284,7 +274,7 @@ def _read(text: str) -> _Reading:
     text = _clean(text)
     labels: list[str] = []
 
-    def set_aside(match: re.Match) -> str:
+    def set_aside(match: re.Match[str]) -> str:
         if label := _label(match["inner"]):
             labels.append(label)
         elif WORKSHOP_TEXT.search(match["inner"]):

@@ -1,13 +1,15 @@
+from typing import Any
+
 from django import forms
 
-from publications.bibtex import Bibliography, Problem, parse_bibtex
-from publications.bibtex_jobs import reads_in_worker
-from publications.bibtex_limits import (
+from publications.bibtex.jobs import reads_in_worker
+from publications.bibtex.limits import (
     MAX_BIBTEX_BYTES,
     check_entry_count,
     check_size,
     size_exceeded,
 )
+from publications.bibtex.reading import Bibliography, Problem, parse_bibtex
 
 
 class BibtexImportForm(forms.Form):
@@ -27,7 +29,7 @@ class BibtexImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 12, "cols": 80, "spellcheck": "false"}),
     )
 
-    def clean_file(self):
+    def clean_file(self) -> str:
         upload = self.cleaned_data.get("file")
         if upload is None:
             return ""
@@ -36,7 +38,7 @@ class BibtexImportForm(forms.Form):
             raise forms.ValidationError(str(Problem(exceeded.line, exceeded.key, exceeded.message)))
         try:
             # utf-8-sig: editors on Windows start UTF-8 files with a byte-order mark.
-            text = upload.read().decode("utf-8-sig")
+            text: str = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
             raise forms.ValidationError(
                 "The file is not UTF-8 text. Save it as UTF-8 (or export it as BibTeX again) "
@@ -52,14 +54,15 @@ class BibtexImportForm(forms.Form):
             )
         return text
 
-    def clean_text(self):
-        text = self.cleaned_data.get("text", "")
+    def clean_text(self) -> str:
+        text: str = self.cleaned_data.get("text", "")
         if exceeded := check_size(text):
             raise forms.ValidationError(str(Problem(exceeded.line, exceeded.key, exceeded.message)))
         return text
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data  # what Form.clean returns
         if self.errors:
             return cleaned
         from_file, pasted = cleaned.get("file", ""), cleaned.get("text", "")
@@ -85,4 +88,5 @@ class BibtexImportForm(forms.Form):
 
     def bibliography(self) -> Bibliography | None:
         """None for a file too large to read in the request."""
-        return self.cleaned_data["bibliography"]
+        bibliography: Bibliography | None = self.cleaned_data["bibliography"]
+        return bibliography

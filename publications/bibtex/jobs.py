@@ -16,12 +16,14 @@ the job is still running then: a job marked failed has saved nothing, whatever t
 """
 
 import logging
+import uuid
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.models import F
@@ -29,21 +31,18 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from publications.bibtex import (
-    ImportRefused,
-    ImportResult,
-    Progress,
-    Review,
-    import_bibtex,
-    parse_bibtex,
-    review_bibliography,
-)
-from publications.bibtex_limits import count_entries
+from publications.bibtex.importing import ImportRefused, ImportResult, import_bibtex
+from publications.bibtex.limits import count_entries
+from publications.bibtex.reading import Progress, parse_bibtex
+from publications.bibtex.review import Review, review_bibliography
 from publications.models import BibtexImport, Publication
 
 logger = logging.getLogger(__name__)
 
 State = BibtexImport.State
+# A job's id: a UUID from the admin's URLs, its text from a task's arguments.
+JobId = uuid.UUID | str
+
 # A review nobody confirmed within this long is deleted with the file it holds.
 REVIEW_KEPT_FOR = timedelta(days=2)
 # A refusal lists at most this many problems on the status page.
@@ -62,7 +61,7 @@ class WorkerStopped(Exception):
 class AlreadyConfirmed(Exception):
     """The import was confirmed before: `job` says where it stands."""
 
-    def __init__(self, job: BibtexImport):
+    def __init__(self, job: BibtexImport) -> None:
         super().__init__(f"The import {job.pk} was already confirmed.")
         self.job = job
 
@@ -92,7 +91,7 @@ class ReviewPage:
         if skipped is None:
             skipped = set(review.importable_keys) - set(review.ticked_keys)
         skipped = set(skipped)
-        rows = []
+        rows: list[str] = []
         for start in range(0, len(review.entries), ROW_BATCH):
             items = review.entries[start : start + ROW_BATCH]
             context = {"items": items, "start": start, "can_import": review.can_import}
@@ -134,14 +133,14 @@ def _delete_old_reviews() -> None:
     ).delete()
 
 
-def record_review(*, text: str, review: Review, user) -> BibtexImport:
+def record_review(*, text: str, review: Review, user: User) -> BibtexImport:
     """Keep a reviewed file until it is confirmed, with the keys that were importable then."""
     _delete_old_reviews()
     keys = review.importable_keys if review.can_import else []
     return BibtexImport.objects.create(created_by=user, text=text, importable_keys=keys)
 
 
-def queue_review(*, text: str, user) -> BibtexImport:
+def queue_review(*, text: str, user: User) -> BibtexImport:
     """Keep a large upload for the worker to read and review (review_upload)."""
     _delete_old_reviews()
     return BibtexImport.objects.create(
@@ -149,7 +148,7 @@ def queue_review(*, text: str, user) -> BibtexImport:
     )
 
 
-def review_upload(job_id) -> BibtexImport | None:
+def review_upload(job_id: JobId) -> BibtexImport | None:
     """Read and review a large upload, recording progress, and keep its review page. None when
     it was not waiting to be read (already read, or gone)."""
     fail_stalled_jobs()
@@ -181,9 +180,13 @@ def review_upload(job_id) -> BibtexImport | None:
     return job
 
 
-def confirm_import(*, job_id, user, skipped: Iterable[str]) -> BibtexImport | None:
+def confirm_import(
+    *, job_id: JobId | None, user: User, skipped: Iterable[str]
+) -> BibtexImport | None:
     """Move a review of this user's to queued, leaving out `skipped`. None when there is no
     such review; AlreadyConfirmed when it had moved on already."""
+    if job_id is None:
+        return None
     job = BibtexImport.objects.filter(pk=job_id, created_by=user).first()
     if job is None:
         return None
@@ -211,13 +214,13 @@ def runs_in_worker(job: BibtexImport) -> bool:
     return job.total > settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES or reads_in_worker(job.text)
 
 
-def run_import(job_id) -> BibtexImport | None:
+def run_import(job_id: JobId) -> BibtexImport | None:
     """Import a queued job once, recording progress and the result on it. None when the job
     was not queued (already run, or running elsewhere)."""
     return run_import_keeping_review(job_id)[0]
 
 
-def run_import_keeping_review(job_id) -> tuple[BibtexImport | None, Review | None]:
+def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Review | None]:
     """run_import(), with the review that refused it, made as the database is now: the admin
     shows it again without reading the file a second time."""
     fail_stalled_jobs()
@@ -244,7 +247,7 @@ def run_import_keeping_review(job_id) -> tuple[BibtexImport | None, Review | Non
     return _finish(job, State.DONE, result_message(result), text=""), None
 
 
-def _reporter(job_id, *, state: str) -> Progress:
+def _reporter(job_id: JobId, *, state: str) -> Progress:
     """Progress written on the job, with its heartbeat. Inside the import's transaction the
     row's changes are seen by no one else until it commits, so progress goes to the cache
     too (shared by the site's processes: file or Redis), where the status page reads it; the
@@ -269,7 +272,7 @@ def _reporter(job_id, *, state: str) -> Progress:
     return progress
 
 
-def _heartbeat_key(job_id) -> str:
+def _heartbeat_key(job_id: JobId) -> str:
     return f"bibtex-import-heartbeat:{job_id}"
 
 
@@ -327,7 +330,7 @@ def fail_stalled_jobs() -> int:
     return failed
 
 
-def start_again(*, job_id) -> BibtexImport | None:
+def start_again(*, job_id: JobId) -> BibtexImport | None:
     """Queue a job the worker stopped on, from the state it stopped in. None when it is not
     such a job (started again already, or never interrupted)."""
     job = BibtexImport.objects.filter(pk=job_id, state=State.FAILED).first()
@@ -358,11 +361,11 @@ def result_message(result: ImportResult) -> str:
     return message + "."
 
 
-def _finish(job: BibtexImport, state: str, message: str, **fields) -> BibtexImport:
-    fields = {"state": state, "message": message, "finished_at": timezone.now(), **fields}
+def _finish(job: BibtexImport, state: str, message: str, **fields: object) -> BibtexImport:
+    values = {"state": state, "message": message, "finished_at": timezone.now(), **fields}
     if state == State.DONE:
-        fields["phase"], fields["done"] = "Finished", F("total")
-    BibtexImport.objects.filter(pk=job.pk).update(**fields)
+        values["phase"], values["done"] = "Finished", F("total")
+    BibtexImport.objects.filter(pk=job.pk).update(**values)
     job.refresh_from_db()
     return job
 

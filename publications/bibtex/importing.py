@@ -1,0 +1,193 @@
+"""Importing the entries staff pick from a review, all in one transaction or none."""
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.text import slugify
+from simple_history.utils import bulk_create_with_history
+
+from directory.addresses import hidden_address
+from directory.validation import validate_rows
+from directory.versions import record_snapshot
+from people.services import save_with_history
+from publications.bibtex.reading import Progress, parse_bibtex
+from publications.bibtex.review import (
+    Decision,
+    Review,
+    ReviewedEntry,
+    VenueMatch,
+    review_bibliography,
+)
+from publications.citation_keys import refresh_citation_key
+from publications.models import Authorship, Publication, PublicationLink, Venue
+from publications.search import refresh_search_text
+
+# The reason each version an import makes is recorded with, in the history pages.
+IMPORTED = "Imported from BibTeX"
+
+# Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
+RESERVED_SLUGS = {"export", "feed"}
+
+
+class ImportRefused(Exception):
+    """Nothing was imported; `review` says why, entry by entry."""
+
+    def __init__(self, message: str, *, review: Review):
+        super().__init__(message)
+        self.review = review
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    review: Review
+    created: tuple[Publication, ...]
+    updated: tuple[Publication, ...]
+    venues: tuple[Venue, ...]
+
+
+def import_bibtex(
+    *, text: str, keys: Collection[str] | None = None, progress: Progress | None = None
+) -> ImportResult:
+    """Import the entries with these keys (those ticked by default when None: never a move to
+    another venue), or none.
+
+    The text is read again here, and reviewed again inside the transaction that writes, so what
+    is imported is decided from the file and the database as they are now, never from an
+    earlier page. Reading, the long part, happens before the transaction, so that `progress`
+    can report it where other connections see it.
+    """
+    bibliography = parse_bibtex(text, progress=progress)
+    if progress:
+        progress("Saving", 0, len(bibliography.entries))
+    with transaction.atomic():
+        review = review_bibliography(bibliography=bibliography)
+        return _import_reviewed(review, keys=keys, progress=progress)
+
+
+# Entries saved between two reports of progress while saving (about 5 s on a busy machine).
+SAVE_BATCH = 100
+
+
+def _import_reviewed(
+    review: Review, *, keys: Collection[str] | None, progress: Progress | None = None
+) -> ImportResult:
+    if not review.can_import:
+        raise ImportRefused(
+            "Nothing was imported: the file has problems. Fix them and upload it again.",
+            review=review,
+        )
+    chosen = set(review.ticked_keys if keys is None else keys)
+    by_key = {item.entry.key: item for item in review.entries}
+    stale = sorted(key for key in chosen if key not in by_key or not by_key[key].importable)
+    if stale:
+        raise ImportRefused(
+            "Nothing was imported: these entries are no longer new or updates: "
+            + ", ".join(stale)
+            + ". Review them again.",
+            review=review,
+        )
+    if not chosen:
+        raise ImportRefused("Nothing was imported: every entry was left out.", review=review)
+
+    taken_slugs = set(Publication.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
+    new_venues: dict[str, Venue] = {}
+    created, updated = [], []
+    for number, item in enumerate(review.entries, start=1):
+        if progress and number % SAVE_BATCH == 0:
+            progress("Saving", number, len(review.entries))
+        if item.entry.key not in chosen:
+            continue
+        venue = _venue_for(item.venue, new_venues)
+        if item.decision is Decision.NEW:
+            created.append(_create(item, venue=venue, taken_slugs=taken_slugs))
+        else:
+            updated.append(_update(item, venue=venue))
+    if progress:  # the last report, still inside the transaction: it may yet refuse to commit
+        progress("Saving", len(review.entries), len(review.entries))
+    return ImportResult(
+        review=review,
+        created=tuple(created),
+        updated=tuple(updated),
+        venues=tuple(new_venues.values()),
+    )
+
+
+def _venue_for(match: VenueMatch | None, new_venues: dict[str, Venue]) -> Venue | None:
+    if match is None:
+        return None
+    if match.venue is not None:
+        return match.venue
+    key = match.short_name.casefold()
+    if key not in new_venues:
+        venue = Venue.objects.filter(short_name__iexact=match.short_name).first()
+        if venue is None:
+            venue = Venue(short_name=match.short_name, full_name=match.full_name, kind=match.kind)
+            save_with_history(venue, reason=IMPORTED, user=None)
+        new_venues[key] = venue
+    return new_venues[key]
+
+
+def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) -> Publication:
+    entry = item.entry
+    publication = Publication(
+        title=entry.title,
+        slug=_unique_slug(entry.title, taken_slugs),
+        year=entry.year,
+        venue=venue,
+        type=item.type,
+        status=item.status,
+        doi=entry.doi,
+        abstract=entry.abstract,
+    )
+    save_with_history(publication, reason=IMPORTED, user=None)
+    authorships = [
+        Authorship(
+            publication=publication,
+            position=position,
+            name=author.name,
+            person=author.member,
+            external=author.external,
+        )
+        for position, author in enumerate(item.authors, start=1)
+    ]
+    validate_rows(authorships)  # bulk_create sends no pre_save: the models' checks run here
+    bulk_create_with_history(authorships, Authorship, default_change_reason=IMPORTED)
+    # nor post_save, which would do these
+    refresh_citation_key(publication.pk)
+    refresh_search_text(publication.pk)
+    if entry.url:
+        is_pdf = entry.url.lower().endswith(".pdf")
+        link = PublicationLink(
+            publication=publication,
+            position=1,
+            kind=PublicationLink.Kind.PDF if is_pdf else PublicationLink.Kind.OTHER,
+            url=entry.url,
+        )
+        save_with_history(link, reason=IMPORTED, user=None)
+    record_snapshot(publication)  # its first version, with the authors and link just made
+    return publication
+
+
+def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
+    publication = item.existing
+    assert publication is not None, "an update names the publication it updates"
+    values = {"year": item.entry.year, "venue": venue, "doi": item.entry.doi, "type": item.type}
+    for change in item.changes:
+        setattr(publication, change.field, values[change.field])
+    publication._change_reason = IMPORTED  # type: ignore[attr-defined]  # simple-history reads it
+    publication.save(update_fields=[change.field for change in item.changes])  # type: ignore[no-untyped-call]
+    record_snapshot(publication)
+    return publication
+
+
+def _unique_slug(title: str, taken: set[str]) -> str:
+    slug = slugify(title)
+    if len(slug) > 60:
+        slug = slug[:60].rsplit("-", 1)[0]
+    base = slug or "publication"
+    slug, number = base, 2
+    while slug in taken or hidden_address(Publication.url_name, slug):
+        slug, number = f"{base}-{number}", number + 1
+    taken.add(slug)
+    return slug
