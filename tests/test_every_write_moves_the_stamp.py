@@ -24,7 +24,9 @@ from directory.models import Lab
 from news.models import NewsItem
 from people.models import ExternalPerson, IdentityChange
 from people.services import merge_external_people, split_author_rows
+from publications.bibtex.importing import import_bibtex
 from publications.models import Authorship, Publication
+from tests.admin_pages import change_form_data
 from tests.cases import make_editor
 from tests.department import make_external
 from tests.factories import make_news, make_person, make_publication
@@ -141,6 +143,29 @@ def _queryset_delete() -> Write:
     return Write("/publications/", delete, gone="Sirius")
 
 
+def _admin_reorder() -> Write:
+    """Authors swapped in the paper's change form: the ordered inline moves rows with
+    update()s (directory/ordered_admin.py)."""
+    paper = make_publication(authors=["Ada Lovelace", "Grace Hopper"], slug="klotski")
+
+    def swap() -> None:
+        staff = Client()
+        staff.force_login(make_editor())
+        url = reverse("admin:publications_publication_change", args=[paper.pk])
+        data = change_form_data(staff.get(url))
+        data["authorships-0-position"], data["authorships-1-position"] = "2", "1"
+        assert staff.post(url, data).status_code == 302
+
+    swapped = "<bdi>Grace Hopper</bdi>, <bdi>Ada Lovelace</bdi>"
+    return Write(paper.get_absolute_url(), swap, shown=swapped)
+
+
+def _bibtex_import() -> Write:
+    make_publication(title="Klotski", slug="klotski")
+    text = "@inproceedings{sirius24, title={Sirius}, author={Bo Zhao}, year={2024}}"
+    return Write("/publications/", lambda: import_bibtex(text=text), shown="Sirius")
+
+
 WRITES: dict[str, Callable[[], Write]] = {
     "a split of author rows (people.services.split_author_rows)": lambda: _split_onto_a_namesake(
         undo_in_admin=False
@@ -150,6 +175,8 @@ WRITES: dict[str, Callable[[], Write]] = {
     ),
     "the admin's merge of two records (ExternalPersonAdmin.merge_selected)": _admin_merge,
     "a merge of two records (people.services.merge_external_people)": _service_merge,
+    "the admin's reordering of a paper's authors (directory.ordered_admin)": _admin_reorder,
+    "a BibTeX import (publications.bibtex.importing.import_bibtex)": _bibtex_import,
     "a queryset update()": _queryset_update,
     "a bulk_update()": _bulk_update,
     "a bulk_create()": _bulk_create,
