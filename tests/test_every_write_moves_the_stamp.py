@@ -9,12 +9,16 @@ action, a bulk write), then fetches the page again: it must show the write. Thes
 for real (transaction=True): the stamp moves when a transaction commits.
 """
 
+import io
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from unittest import mock
 
 import pytest
 from django.core import checks
+from django.core.management import call_command
 from django.db import models
 from django.test import Client
 from django.urls import reverse
@@ -166,6 +170,26 @@ def _bibtex_import() -> Write:
     return Write("/publications/", lambda: import_bibtex(text=text), shown="Sirius")
 
 
+def _import_bibtex_command() -> Write:
+    make_publication(title="Klotski", slug="klotski")
+
+    def command() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            bib = Path(folder) / "sirius.bib"
+            bib.write_text(
+                "@inproceedings{sirius24, title={Sirius}, author={Bo Zhao}, year={2024}}"
+            )
+            call_command("import_bibtex", str(bib), stdout=io.StringIO())
+
+    return Write("/publications/", command, shown="Sirius")
+
+
+def _seed_command() -> Write:
+    """`manage.py seed` on an empty site: loaddata's raw saves, then the first versions."""
+    seed = lambda: call_command("seed", verbosity=0, stdout=io.StringIO())  # noqa: E731
+    return Write("/people/", seed, shown="Hang Zhu")
+
+
 WRITES: dict[str, Callable[[], Write]] = {
     "a split of author rows (people.services.split_author_rows)": lambda: _split_onto_a_namesake(
         undo_in_admin=False
@@ -177,6 +201,8 @@ WRITES: dict[str, Callable[[], Write]] = {
     "a merge of two records (people.services.merge_external_people)": _service_merge,
     "the admin's reordering of a paper's authors (directory.ordered_admin)": _admin_reorder,
     "a BibTeX import (publications.bibtex.importing.import_bibtex)": _bibtex_import,
+    "manage.py import_bibtex": _import_bibtex_command,
+    "manage.py seed": _seed_command,
     "a queryset update()": _queryset_update,
     "a bulk_update()": _bulk_update,
     "a bulk_create()": _bulk_create,
