@@ -59,8 +59,9 @@ class Write:
 def _split_onto_a_namesake(*, undo_in_admin: bool) -> Write:
     """A member's paper with "Xin Jin", linked to the record with Xin's homepage, split onto
     another record of that name (a namesake with a homepage of their own): the member's
-    profile lists the other record among their co-authors outside the lab. Onto an existing record, so neither the split nor its undo deletes a record:
-    only the author rows move, in bulk (people/services.py: move_rows)."""
+    profile lists the other record among their co-authors outside the lab. Onto an existing
+    record, so neither the split nor its undo deletes a record: only the author rows move, in
+    bulk (people/services.py: move_rows), and the undo is marked with an update()."""
     paper = make_publication(authors=[make_member(), "Xin Jin"], slug="load-balancing")
     xin = make_external(name="Xin Jin", slug="xin-jin", homepage=XIN)
     namesake = make_external(name="Xin Jin", slug="xin-jin-2", homepage=NAMESAKE)
