@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core import checks
 
 from directory.markdown import companion_problems
+from directory.site_cache import SiteQuerySet, shown_on_pages
 from directory.validation import ValidatedModel, text_fields
 
 # The apps whose rows staff and imports write; the base checks them without importing them.
@@ -75,3 +76,28 @@ def proxy_count_is_set_behind_a_proxy(app_configs=None, **kwargs):
             )
         ]
     return []
+
+
+@checks.register(checks.Tags.models)
+def every_site_model_moves_the_stamp(app_configs=None, **kwargs):
+    """Every model a public page may read writes through SiteQuerySet, so its `update()` and
+    bulk writes move the change stamp as its saves do (directory/site_cache.py). Exempt: models
+    no page shows (settings.SITE_CACHE_IGNORED_MODELS), history rows (written by the saves of
+    the rows they copy, whose signals move the stamp) and m2m through tables (m2m_changed)."""
+    return [
+        checks.Error(
+            f"{model._meta.label}'s default manager is not built on SiteQuerySet: its update() "
+            "and bulk writes would leave cached pages stale.",
+            hint=(
+                "Build the model's QuerySet on directory.querysets.SiteQuerySet (or on a "
+                "QuerySet built on it, such as PublishableQuerySet) and use `as_manager()`."
+            ),
+            obj=model,
+            id="directory.E003",
+        )
+        for model in apps.get_models()
+        if model._meta.app_label in EDITED_APPS
+        and not hasattr(model, "instance_type")
+        and shown_on_pages(model)
+        and not isinstance(model._default_manager.get_queryset(), SiteQuerySet)
+    ]

@@ -30,6 +30,8 @@ from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from directory.site_cache import SiteQuerySet
+
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "code", "em", "h2", "h3", "h4", "hr", "i", "li",
     "ol", "p", "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
@@ -210,8 +212,9 @@ def with_rendered_fields(model: type[models.Model], names: Any) -> Any:
     ]
 
 
-class RenderedMarkdownQuerySet(models.QuerySet):
-    """`update()` and `bulk_update()` that write a Markdown field's companion with it."""
+class RenderedMarkdownQuerySet(SiteQuerySet):
+    """`update()` and `bulk_update()` that write a Markdown field's companion with it (and, as
+    every SiteQuerySet's, move the site's change stamp)."""
 
     def update(self, **kwargs: Any) -> int:
         for field in rendered_fields(self.model):

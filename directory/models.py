@@ -8,6 +8,7 @@ from simple_history.models import HistoricalRecords
 
 from directory.addresses import FreeAddressValidator
 from directory.markdown import MarkdownField, RenderedMarkdownField, RenderedMarkdownQuerySet
+from directory.querysets import SiteQuerySet
 from directory.validation import ValidatedModel
 
 
@@ -71,7 +72,7 @@ class WebLink(ValidatedModel):
         return self.label or self.get_kind_display()
 
 
-class OrderedRowQuerySet(models.QuerySet):
+class OrderedRowQuerySet(SiteQuerySet):
     def get_by_natural_key(self, parent_slug, position):
         return self.get(**{f"{self.model.parent_field}__slug": parent_slug, "position": position})
 
@@ -169,6 +170,8 @@ class HistorySnapshot(models.Model):
     history_id = models.BigIntegerField(help_text="The version: the historical record's id.")
     parts = models.JSONField(default=dict, blank=True)
     links = models.JSONField(default=dict, blank=True)
+
+    objects = SiteQuerySet.as_manager()
 
     class Meta:
         constraints = [

@@ -20,8 +20,6 @@ from django.core.paginator import InvalidPage, Paginator
 from django.db import models
 from django.forms.models import BaseInlineFormSet
 
-from directory.site_cache import note_change
-
 # Rows shown at once: rendering a row of the admin takes about 15 ms, so a page of 50 opens
 # in about a second however long the list is (benchmarks/admin_authors.py measures it).
 ROWS_PER_PAGE = 50
@@ -139,7 +137,6 @@ class OrderedRowFormSet(BaseInlineFormSet):
             if row.pk is not None and stored.get(row.pk) != number
         }
         if moving:
-            note_change()  # the UPDATEs below send no signal
             # Out of the way first, above every place in use (positions are kept 1…n, so this
             # stays within a small integer up to 16,000 rows).
             offset = max(max(stored.values()), len(final)) + 1

@@ -2,6 +2,9 @@ from django.db import models
 
 from directory.markdown import RenderedMarkdownQuerySet
 from directory.roles import is_editor, person_of
+from directory.site_cache import SiteQuerySet
+
+__all__ = ["PublishableQuerySet", "SiteQuerySet"]
 
 
 class PublishableQuerySet(RenderedMarkdownQuerySet):

@@ -15,8 +15,10 @@ is never served from the cache nor stored in it, and its answer is marked privat
 
 The stamp lives in the cache, not the database, so that a 304 or a cached page needs no query;
 losing it (a restarted Redis, an evicted key) only makes a new one, which empties the page cache
-in effect. Writes made without model signals (`QuerySet.update()`, `bulk_create()`, raw SQL)
-must call `note_change()` themselves.
+in effect. Writes made without model signals (`QuerySet.update()`, `bulk_create()`,
+`bulk_update()`) move it through the managers every site model uses
+(`directory.querysets.SiteQuerySet`, enforced by the system check directory.E003); raw SQL must
+call `note_change()` itself.
 """
 
 import functools
@@ -28,13 +30,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import urlencode
 
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
@@ -101,14 +103,77 @@ def _bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
 
 
 def model_changed(sender, **kwargs) -> None:
-    """post_save, post_delete and m2m_changed of any model, but those that no public page shows
-    (sessions, logins, the admin's log, task queues: settings.SITE_CACHE_IGNORED_MODELS)."""
+    """post_save, post_delete and m2m_changed of any model."""
     if kwargs.get("action", "post_").startswith("pre_"):
         return
+    note_change_of(sender, using=kwargs.get("using") or DEFAULT_DB_ALIAS)
+
+
+def shown_on_pages(model: type[models.Model]) -> bool:
+    """Whether rows of `model` may show on a public page: every model but those listed in
+    settings.SITE_CACHE_IGNORED_MODELS (sessions, logins, the admin's log, task queues)."""
     ignored = settings.SITE_CACHE_IGNORED_MODELS
-    if sender._meta.app_label in ignored or sender._meta.label in ignored:
-        return
-    note_change(using=kwargs.get("using") or DEFAULT_DB_ALIAS)
+    return model._meta.app_label not in ignored and model._meta.label not in ignored
+
+
+def note_change_of(model: type[models.Model], *, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Rows of `model` were written: `note_change`, unless no public page shows them. The one
+    rule behind both the model signals and SiteQuerySet's bulk writes."""
+    if shown_on_pages(model):
+        note_change(using=using)
+
+
+class SiteQuerySet(models.QuerySet):
+    """The QuerySet (and, through `as_manager()`, the manager) of every model a public page
+    reads: its bulk writes move the site's change stamp as `save()`, `delete()` and m2m changes
+    do through signals (`model_changed`), once the transaction commits. Without it an
+    `update()` or a `bulk_update()` (undoing a split, renumbering authors) leaves every cached
+    page showing the old rows until some unrelated save. The system check directory.E003 fails
+    for a site model whose default manager is not built on it.
+
+    `RenderedMarkdownQuerySet` (and so `PublishableQuerySet`) is built on it.
+    Importable from directory.querysets beside the other QuerySets models build on."""
+
+    def _noted(self, written: int) -> int:
+        if written:
+            note_change_of(self.model, using=self.db)
+        return written
+
+    def update(self, **kwargs: Any) -> int:
+        return self._noted(super().update(**kwargs))
+
+    update.alters_data = True  # type: ignore[attr-defined]
+
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
+        return self._noted(super().bulk_update(objs, fields, batch_size=batch_size))
+
+    bulk_update.alters_data = True  # type: ignore[attr-defined]
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        created = super().bulk_create(objs, *args, **kwargs)
+        self._noted(len(created))
+        return created
+
+    bulk_create.alters_data = True  # type: ignore[attr-defined]
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        # Deletes send post_delete for each row while any receiver listens (model_changed
+        # does); this holds too if Django takes its fast path, which sends none.
+        deleted, per_model = super().delete()
+        self._noted(deleted)
+        return deleted, per_model
+
+    delete.alters_data = True  # type: ignore[attr-defined]
+    delete.queryset_only = True  # type: ignore[attr-defined]
+
+    def _raw_delete(self, using: Any) -> int:
+        # The deletion collector's fast path for related rows, which sends no signal.
+        deleted = super()._raw_delete(using)
+        if deleted:
+            note_change_of(self.model, using=using)
+        return deleted
+
+    _raw_delete.alters_data = True  # type: ignore[attr-defined]
 
 
 def cached(name: str, parts: object, compute: Callable[[], T]) -> T:

@@ -19,13 +19,13 @@ from directory.partial_dates import (
     format_period,
     year_of,
 )
-from directory.querysets import PublishableQuerySet
+from directory.querysets import PublishableQuerySet, SiteQuerySet
 from directory.validation import ValidatedModel, validate_initials, validate_visible_name
 from people.avatars import initials_of
 from people.names import normalize_name
 
 
-class RoleGroupQuerySet(models.QuerySet):
+class RoleGroupQuerySet(SiteQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
 
@@ -665,7 +665,7 @@ def covers_year(year, *, prefix: str = "") -> models.Q:
     return (begun & not_ended) | still_under_way
 
 
-class MembershipQuerySet(models.QuerySet):
+class MembershipQuerySet(SiteQuerySet):
     def current(self):
         """Under way: no end date yet."""
         return self.filter(end__isnull=True)
@@ -754,7 +754,7 @@ class Membership(ValidatedModel):
         return format_period(self.start, self.end, self.end is None)
 
 
-class ExternalPersonQuerySet(models.QuerySet):
+class ExternalPersonQuerySet(SiteQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
 
@@ -1034,6 +1034,7 @@ class Departure(ValidatedModel):
     thesis_title = models.CharField(max_length=500, blank=True)
     thesis_url = models.URLField("thesis URL", blank=True)
 
+    objects = SiteQuerySet.as_manager()
     history = HistoricalRecords()
 
     class Meta:
@@ -1099,6 +1100,8 @@ class IdentityChange(ValidatedModel):
     undone_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+
+    objects = SiteQuerySet.as_manager()
 
     class Meta:
         ordering = ["-made_at", "-pk"]

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 from django.db.models import OuterRef, Subquery
 
-from directory.site_cache import note_change
 from directory.text import fold
 from publications.models import CITATION_KEY_MAX_LENGTH, Authorship, Publication
 
@@ -61,8 +60,8 @@ def refresh_citation_key(publication_id: int) -> None:
     if current.startswith(base) and current[len(base) :] in SUFFIX_SET:
         return
     key = _free_key(base, exclude=publication_id)
+    # Moves the change stamp (SiteQuerySet): the pages showing the key are out of date.
     Publication.objects.filter(pk=publication_id).update(citation_key=key)
-    note_change()  # an update sends no signal: the pages showing the key are out of date
 
 
 def _free_key(base: str, *, exclude: int) -> str:

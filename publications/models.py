@@ -10,7 +10,7 @@ from directory.identifiers import DoiField
 from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
 from directory.partial_dates import YEAR_VALIDATORS
-from directory.querysets import PublishableQuerySet
+from directory.querysets import PublishableQuerySet, SiteQuerySet
 from directory.roles import EDIT_ALL_CODENAME
 from directory.validation import ValidatedModel, validate_visible_name
 from people.models import (
@@ -66,7 +66,7 @@ def drop_list_order_index(apps, schema_editor) -> None:
         schema_editor.execute(f'DROP INDEX IF EXISTS "{LIST_ORDER_INDEX}"')
 
 
-class VenueQuerySet(models.QuerySet):
+class VenueQuerySet(SiteQuerySet):
     def get_by_natural_key(self, short_name):
         return self.get(short_name=short_name)
 

@@ -13,7 +13,6 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
-from directory.site_cache import note_change
 from publications.models import Authorship, Publication
 
 
@@ -35,8 +34,8 @@ def refresh_search_text(publication_id: int) -> None:
     )
     text = search_text_of(title=row["title"], authors=names)
     if text != row["search_text"]:
+        # Moves the change stamp as a save would (SiteQuerySet).
         Publication.objects.filter(pk=publication_id).update(search_text=text)
-        note_change()  # an update sends no signal
 
 
 # SQLite only: an FTS5 index of the search text, kept in step by triggers on the table (so
