@@ -21,6 +21,7 @@ PERSON_SEARCH_FIELDS = (
     "experience__title",
     "experience__organization",
     "awards__title",
+    "departure__next_position",
 )
 
 
@@ -44,9 +45,17 @@ def search_groups(queryset, name, value):
 def _folded_search(queryset, fields: tuple[str, ...], value: str):
     if not (terms := search_terms(value)):
         return queryset
-    rows = queryset.model.objects.filter(pk__in=queryset.values("pk")).values_list("pk", *fields)
-    lines = ((row[0], "\n".join(text for text in row[1:] if text)) for row in rows)
-    return queryset.filter(pk__in=folded_matches(lines, terms))
+    # One SELECT per field, joined by UNION ALL into one query: a single SELECT of every field
+    # would return each person's educations times experiences times awards.
+    matching = queryset.model.objects.filter(pk__in=queryset.values("pk")).order_by()
+    first, *others = (
+        matching.exclude(**{field: ""})
+        .exclude(**{f"{field}__isnull": True})
+        .values_list("pk", field)
+        for field in fields
+    )
+    rows = first.union(*others, all=True) if others else first
+    return queryset.filter(pk__in=folded_matches(rows, terms))
 
 
 class PersonFilter(FilterSet):

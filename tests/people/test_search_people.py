@@ -3,7 +3,7 @@ search (issue 23, items 7 and 9); news and groups fold too."""
 
 import pytest
 
-from people.models import Education, Experience
+from people.models import Departure, Education, Experience
 from tests.factories import make_news, make_person
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +38,9 @@ def test_a_position_and_an_education_institution_find_a_person(client):
     assert people_found(client, "postdoctoral") == {"Ann Lee"}
     assert people_found(client, "Tsinghua") == {"Bo Zhao"}
     assert people_found(client, "microsoft") == {"Cy Park"}
+    alumna = make_person(name="Di Wu")
+    Departure.objects.create(person=alumna, last_role="Student", next_position="ETH Zürich")
+    assert people_found(client, "zurich") == {"Di Wu"}  # her card: "Now at ETH Zürich"
 
 
 def test_a_research_interest_phrase_finds_a_person(client):
