@@ -4,6 +4,7 @@ search (issue 23, items 7 and 9); news and groups fold too."""
 import pytest
 
 from people.models import Departure, Education, Experience
+from tests.department import make_research_group
 from tests.factories import make_news, make_person
 
 pytestmark = pytest.mark.django_db
@@ -60,3 +61,11 @@ def test_news_is_found_folded(client):
     response = client.get("/news/", {"q": "uber cafe"})
     assert response.status_code == 200
     assert [item.title for item in response.context["page"].object_list] == ["Über prize"]
+
+
+def test_a_research_group_is_found_folded(client):
+    make_research_group(name="Zürich Systems", short_description="Réseaux et caches.")
+    make_research_group(name="Networks")
+    response = client.get("/search/", {"q": "zurich reseaux"})
+    groups = {group.kind: group for group in response.context["groups"]}
+    assert [group.name for group in groups["groups"].first] == ["Zürich Systems"]
