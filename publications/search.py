@@ -2,7 +2,9 @@
 of one table (or, on PostgreSQL, one lookup in a trigram index) rather than a scan of every
 author row joined to its paper.
 
-`Publication.search_text` is the title, then each author's name, one per line. It is set when a
+`Publication.search_text` is the title, then each author's name, one per line, folded
+(directory/text.py: no case, no accents), so that "uber" finds "Über" on SQLite as on PostgreSQL:
+a search folds its words the same way. It is set when a
 paper or its authors are saved (publications/receivers.py), by the migration that added it, and
 by writes that bypass signals (the BibTeX import's bulk insert, the benchmark's data set).
 """
@@ -13,13 +15,16 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
+from directory.text import fold
 from publications.models import Authorship, Publication
 
 
 def search_text_of(*, title: str, authors: Iterable[str]) -> str:
     """A line each: a word of the title or of a name begins the text or follows a line break,
-    a space or a hyphen, as the search's word starts expect."""
-    return "\n".join([" ".join(title.split()), *(" ".join(name.split()) for name in authors)])
+    a space or a hyphen, as the search's word starts expect. Folded: the database need not
+    know how to fold case or accents beyond ASCII (SQLite's LIKE does not)."""
+    lines = [" ".join(title.split()), *(" ".join(name.split()) for name in authors)]
+    return fold("\n".join(lines))
 
 
 def refresh_search_text(publication_id: int) -> None:

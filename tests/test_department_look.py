@@ -57,7 +57,9 @@ def test_a_card_says_where_someone_went_even_outside_the_alumni_group(client):
 def test_the_site_search_finds_groups_by_word_start_only_where_there_are_groups(client):
     make_person(name="Ada Widget")
     assert "Research groups" not in client.get("/search/?q=widget").content.decode()
-    assert count_queries(client, "/search/?q=widget") == 6  # as before: none for groups
+    # As before: none for groups. (One reads the people's texts to fold them; news, with no
+    # match, needs no count.)
+    assert count_queries(client, "/search/?q=widget") == 7
     make_research_group(name="Widget Systems", short_description="We build widgets.")
     make_research_group(name="Networks", short_description="Not about midgets.")
     make_research_group(name="Hidden Widgets", is_published=False)
@@ -71,11 +73,12 @@ def test_the_site_search_finds_groups_by_word_start_only_where_there_are_groups(
 
 @pytest.mark.parametrize("groups", [1, 30])
 def test_the_site_search_with_groups_runs_a_fixed_number_of_queries(client, groups):
-    """lab; people: count; groups: count, rows, leaders, areas; publications: count, rows and
-    their three prefetches; news: count."""
+    """lab; people: their texts folded, count; groups: their texts folded, count, rows,
+    leaders, areas; publications: count, rows and their three prefetches; news: their texts
+    folded (none match, so no count)."""
     for number in range(groups):
         group = make_research_group(name=f"Widget Group {number}")
         group.areas.add(make_area())
         make_membership(make_person(), group, role="leader")
     make_publication(title="Widget paper")
-    assert count_queries(client, "/search/?q=widget") == 12
+    assert count_queries(client, "/search/?q=widget") == 13

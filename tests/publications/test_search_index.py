@@ -4,7 +4,7 @@ paper the word-start patterns find, and follows every write."""
 import pytest
 from django.db import connection
 
-from directory.text import word_start
+from directory.text import search_terms, word_start
 from publications.filters import search_publications
 from publications.models import Authorship, Publication
 from publications.search import FULL_TEXT_TABLE, FULL_TEXT_TRIGGERS
@@ -27,9 +27,11 @@ WORDS = [
 
 
 def by_patterns_alone(word: str) -> set[str]:
-    return set(
-        Publication.objects.filter(word_start("search_text", word)).values_list("title", flat=True)
-    )
+    """The word read as the search reads it: folded, its quotes marking a phrase."""
+    queryset = Publication.objects.all()
+    for term in search_terms(word):
+        queryset = queryset.filter(word_start("search_text", term))
+    return set(queryset.values_list("title", flat=True))
 
 
 def found(words: str) -> set[str]:
