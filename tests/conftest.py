@@ -35,6 +35,9 @@ def _test_settings(settings, tmp_path, request):
         }
     }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The page cache as production runs it, whatever DEBUG the shell has (it defaults to off
+    # with DEBUG); tests about rendering anew turn it off themselves.
+    settings.SITE_CACHE = True
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.STORAGES = {
         **settings.STORAGES,
