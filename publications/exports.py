@@ -571,6 +571,15 @@ def csv_rows(publications: Iterable[Publication], *, base_url: str) -> dict[int,
     return lines
 
 
+def for_excel(pieces: Iterator[str]) -> Iterator[str]:
+    """The CSV's pieces behind a UTF-8 byte-order mark, the one sign by which Excel on Windows
+    reads a CSV as UTF-8 rather than cp1252 ("MÃ¼ller" for "Müller"). Only the `?excel=1`
+    download has it: other programs (Python's csv, pandas, R) read the mark into the first
+    column's name."""
+    yield "\ufeff" + next(pieces, "")
+    yield from pieces
+
+
 def _spreadsheet_safe(value: str) -> str:
     """A cell a spreadsheet would run as a formula ("=HYPERLINK(…)") is quoted to stay text."""
     return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
