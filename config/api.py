@@ -12,7 +12,7 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 
-from directory.api import with_current_choices
+from directory.api import with_choices
 from news.api import router as news_router
 from people.api import department_router
 from people.api import router as people_router
@@ -21,8 +21,8 @@ from publications.api import router as publications_router
 
 class LabAPI(NinjaAPI):
     def get_openapi_schema(self, *args, **kwargs):
-        """With today's venues and members as the choices of their filters."""
-        return with_current_choices(super().get_openapi_schema(*args, **kwargs))
+        """With the filters' fixed choices, and examples of those drawn from the database."""
+        return with_choices(super().get_openapi_schema(*args, **kwargs))
 
 
 api = LabAPI(

@@ -3,9 +3,9 @@ query parameters read off the app's FilterSet.
 
 The API filters with the very FilterSets the HTML lists use, so `/api/publications/?venue=NSDI`
 and `/publications/?venue=NSDI` cannot disagree. Its query parameters are declared from those
-FilterSets too (`filter_parameters`), and the choices a filter offers (the venues, the members)
-are written into the OpenAPI schema when it is served (`with_current_choices`), so a client, the
-browsable docs and the schema fuzzer see the values the filter accepts today.
+FilterSets too (`filter_parameters`). A filter's fixed choices (a type) are the schema's enum;
+one whose choices come from the database (the venues, the members) is a string with a few of
+today's values as examples (`with_choices`): the schema does not freeze today's rows.
 """
 
 import copy
@@ -184,9 +184,12 @@ def parameter(field: forms.Field, *, description: str) -> tuple[Any, Any]:
     return item, Field(None, description=description)
 
 
-def with_current_choices(schema: dict) -> dict:
-    """The OpenAPI `schema` with each list parameter that takes a choice (a venue, a member, a
-    type) restricted to the choices its filter offers now. A few small queries."""
+def with_choices(schema: dict) -> dict:
+    """The OpenAPI `schema` with each list parameter that takes a choice restricted to it when
+    the choices are fixed in the code (a publication type, "any"/"all"), and given a few of
+    today's values as examples when they come from the database (a venue, a member, a group):
+    an enum of those would be out of date at the next paper, and a client generated from the
+    schema would refuse a venue added after it was built. A few small queries."""
     for path in schema.get("paths", {}).values():
         for operation in path.values():
             filterset_class = LIST_FILTERS.get(operation.get("operationId", ""))
@@ -195,23 +198,29 @@ def with_current_choices(schema: dict) -> dict:
             model = filterset_class._meta.model
             filters = filterset_class(queryset=model._default_manager.none()).filters
             for parameter_schema in operation.get("parameters", []):
-                filter_ = filters.get(parameter_schema["name"])
+                name = parameter_schema["name"]
+                filter_ = filters.get(name)
                 choices = filter_.extra.get("choices") if filter_ is not None else None
-                if callable(choices):  # read when asked, as the department's groups and areas
-                    choices = choices()
                 if choices is None:
                     continue
+                fixed = isinstance(filterset_class.base_filters[name].extra.get("choices"), list)
+                if callable(choices):  # read when asked, as the department's groups and areas
+                    choices = choices()
                 values = [str(value) for value, _label in choices]
                 target = parameter_schema["schema"]
                 if "items" in target:
-                    if not values:
-                        # Nothing to choose yet (a lab with no research areas): no value is valid.
-                        target["maxItems"] = 0
-                        continue
                     target = target["items"]
-                elif not filter_.extra.get("required"):
+                if not fixed:
+                    if values:
+                        target["examples"] = values[:EXAMPLES]
+                    continue
+                if target is parameter_schema["schema"] and not filter_.extra.get("required"):
                     # A one-value filter left empty is "any", as the page's "Everyone" sends.
                     values = ["", *values]
                 target.pop("maxLength", None)
                 target["enum"] = values
     return schema
+
+
+# Values of a database-drawn filter the schema shows as examples.
+EXAMPLES = 3

@@ -20,6 +20,8 @@ by bounding the text: at most `MAX_LENGTH` characters, lists and quotes nested a
 """
 
 import functools
+import html
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -259,3 +261,18 @@ def render_stored_markdown(app_label: str, *model_names: str) -> Any:
             fill_rendered_markdown(apps.get_model(app_label, name))
 
     return render
+
+
+# Tags that end a block of text: a space stands for them, so "<p>One.</p><p>Two.</p>" reads
+# "One. Two.", not "One.Two.".
+_BLOCK_TAG = re.compile(r"<(?:/?(?:p|li|h[1-6]|blockquote|pre|td|th|tr|ul|ol|table)|br|hr)\b[^>]*>")
+_ANY_TAG = re.compile(r"<[^>]*>")
+
+
+def plain_text(rendered: str) -> str:
+    """The text of a rendered Markdown companion (`RenderedMarkdownField`) as one line of plain
+    text, for what is read as text, not HTML: the exports' abstracts (RIS, CSL-JSON, JSON-LD)
+    and meta descriptions. Read from the companion, already parsed and sanitized, so the
+    Markdown's own marks ("**", "[...](...)") never go out; entities are unescaped."""
+    without_tags = _ANY_TAG.sub("", _BLOCK_TAG.sub(" ", rendered))
+    return " ".join(html.unescape(without_tags).split())

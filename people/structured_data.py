@@ -3,6 +3,7 @@
 from directory.identifiers import orcid_url
 from directory.structured_data import described
 from people.models import ExternalPerson, Person
+from people.names import split_name
 
 
 def profile(person: Person, *, request) -> dict:
@@ -46,6 +47,8 @@ def person_reference(
     the ORCID iD of the public member or of the external person's record, so a harvester can
     tell them from namesakes. A draft profile is only a name."""
     author = {"@type": "Person", "name": name}
+    if suffix := split_name(name).suffix:
+        author["honorificSuffix"] = suffix
     member = person if person is not None and person.is_published else None
     if member is not None:
         author["url"] = request.build_absolute_uri(member.get_absolute_url())

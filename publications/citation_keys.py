@@ -10,10 +10,10 @@ never changes because another paper was added, published or retitled.
 import re
 from collections.abc import Iterable, Iterator
 
-from bibtexparser.middlewares.names import parse_single_name_into_parts
 from django.db.models import OuterRef, Subquery
 
 from directory.text import fold
+from people.names import split_name
 from publications.models import CITATION_KEY_MAX_LENGTH, Authorship, Publication
 
 STOP_WORDS = {"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "at", "by", "from"}
@@ -96,7 +96,7 @@ def keys_in_order(rows: Iterable[tuple[str, int | None, str]], *, taken: set[str
 def base_citation_key(*, first_author: str, year: int | None, title: str) -> str:
     family = ""
     if first_author.strip():
-        family = " ".join(parse_single_name_into_parts(first_author, strict=False).last)
+        family = split_name(first_author).family
     family = "".join(re.findall(r"[a-z0-9]+", _ascii(family).lower()))
     words = re.findall(r"[a-z0-9]+", _ascii(title).lower())
     word = next((word for word in words if word not in STOP_WORDS), "")

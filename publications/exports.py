@@ -25,13 +25,14 @@ from itertools import islice
 from typing import NamedTuple
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
-from bibtexparser.middlewares.names import NameParts, parse_single_name_into_parts
 from django.db.models import Model, QuerySet
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from directory.markdown import plain_text
 from directory.site_cache import cached_each
 from directory.validation import strip_control_characters, without_control_characters
+from people.names import split_name
 from publications.citation_keys import base_citation_key, citation_keys
 from publications.models import Publication, PublicationLink, PublicationQuerySet, Venue
 
@@ -369,14 +370,16 @@ def _bibtex_name(name: str) -> str:
     year's export writes the same few hundred names thousands of times."""
     encoded = _latex(name)
     words = name.casefold().split()
-    if "," in name or "and" in words or name.casefold() == "others":
+    if "and" in words or name.casefold() == "others":
         return "{" + encoded + "}"
-    parts = name_parts(name)
-    if any(_latex(word).startswith("{") for word in parts.first):
-        family = " ".join(parts.von + parts.last)
-        return _latex(
-            ", ".join(part for part in (family, *parts.jr, " ".join(parts.first)) if part)
-        )
+    parts = split_name(name)
+    family = " ".join(part for part in (parts.particle, parts.family) if part)
+    if parts.suffix:  # BibTeX's three-part form, the one way it reads a suffix
+        return _latex(f"{family}, {parts.suffix}, {parts.given}")
+    if "," in name:
+        return "{" + encoded + "}"
+    if any(_latex(word).startswith("{") for word in parts.given.split()):
+        return _latex(", ".join(part for part in (family, parts.given) if part))
     return encoded
 
 
@@ -474,8 +477,8 @@ def ris_records(publications: Iterable[Publication], *, base_url: str) -> dict[i
         tags.append(("UR", base_url + publication.get_absolute_url()))
         if pdf := row.pdf_url:
             tags.append(("L1", pdf))
-        if publication.abstract:
-            tags.append(("AB", publication.abstract))
+        if abstract := plain_text(publication.abstract_html):
+            tags.append(("AB", abstract))
         if note := _note(publication):
             tags.append(("N1", note))
         tags.append(("ER", ""))
@@ -514,8 +517,8 @@ def csl_json_items(publications: Iterable[Publication], *, base_url: str) -> dic
         if publication.doi:
             item["DOI"] = publication.doi
         item["URL"] = base_url + publication.get_absolute_url()
-        if publication.abstract:
-            item["abstract"] = publication.abstract
+        if abstract := plain_text(publication.abstract_html):
+            item["abstract"] = abstract
         # JSON could escape control characters, but its readers would print them as they are.
         text = json.dumps(without_control_characters(item), ensure_ascii=False, indent=2)
         # No line of it is blank (a line break inside a value is escaped): each is indented.
@@ -568,30 +571,38 @@ def csv_rows(publications: Iterable[Publication], *, base_url: str) -> dict[int,
     return lines
 
 
+def for_excel(pieces: Iterator[str]) -> Iterator[str]:
+    """The CSV's pieces behind a UTF-8 byte-order mark, the one sign by which Excel on Windows
+    reads a CSV as UTF-8 rather than cp1252 ("MÃ¼ller" for "Müller"). Only the `?excel=1`
+    download has it: other programs (Python's csv, pandas, R) read the mark into the first
+    column's name."""
+    yield "\ufeff" + next(pieces, "")
+    yield from pieces
+
+
 def _spreadsheet_safe(value: str) -> str:
     """A cell a spreadsheet would run as a formula ("=HYPERLINK(…)") is quoted to stay text."""
     return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
-def name_parts(name: str) -> NameParts:
-    return parse_single_name_into_parts(name, strict=False)
-
-
 def _family_first(name: str) -> str:
-    return name_parts(name).merge_last_name_first or name
+    """As RIS writes an author: "Steele, Guy L., Jr.", "van Beethoven, Ludwig"."""
+    parts = split_name(name)
+    family = " ".join(part for part in (parts.particle, parts.family) if part)
+    return ", ".join(part for part in (family, parts.given, parts.suffix) if part) or name
 
 
 def _csl_name(name: str) -> dict[str, str]:
-    parts = name_parts(name)
-    if not parts.last:
+    parts = split_name(name)
+    if not parts.family:
         return {"literal": name}
-    csl = {"family": " ".join(parts.last)}
-    if parts.first:
-        csl["given"] = " ".join(parts.first)
-    if parts.von:
-        csl["non-dropping-particle"] = " ".join(parts.von)
-    if parts.jr:
-        csl["suffix"] = " ".join(parts.jr)
+    csl = {"family": parts.family}
+    if parts.given:
+        csl["given"] = parts.given
+    if parts.particle:
+        csl["non-dropping-particle"] = parts.particle
+    if parts.suffix:
+        csl["suffix"] = parts.suffix
     return csl
 
 

@@ -1,6 +1,7 @@
 """schema.org JSON-LD for a publication's page (ScholarlyArticle). The Highwire Press
 `citation_*` tags Google Scholar reads are plain <meta> tags in the publication template."""
 
+from directory.markdown import plain_text
 from directory.structured_data import described
 from people.structured_data import person_reference
 from publications.models import Publication, Venue
@@ -44,8 +45,8 @@ def scholarly_article(publication: Publication, *, request) -> dict:
             "contentUrl": pdf,
             "encodingFormat": "application/pdf",
         }
-    if publication.abstract:
-        data["abstract"] = publication.abstract
+    if abstract := plain_text(publication.abstract_html):
+        data["abstract"] = abstract
     if awards := [award.name for award in publication.awards.all()]:
         data["award"] = awards
     return data

@@ -3,6 +3,8 @@ tags write its JSON-LD (people, publications)."""
 
 from django import template
 
+from directory import markdown
+
 register = template.Library()
 
 
@@ -17,3 +19,9 @@ def canonical_url(context) -> str:
 @register.simple_tag(takes_context=True)
 def absolute_url(context, path: str) -> str:
     return context["request"].build_absolute_uri(path)
+
+
+@register.filter
+def plain_text(rendered: str) -> str:
+    """A rendered Markdown companion as plain text, for a meta description."""
+    return markdown.plain_text(rendered)

@@ -11,6 +11,7 @@ application (config/wsgi.py), middleware and all.
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
+from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ninja import NinjaAPI
@@ -38,6 +39,23 @@ DETAILS = {
 }
 
 
+def examples_as_the_only_values(schema: dict) -> dict:
+    """The schema with each parameter that gives examples of today's rows (a venue, a member, a
+    group; directory.api.with_choices) taking those values only. The served schema leaves them
+    open, since rows come and go; any other string there is refused as an unknown venue (400,
+    documented), which the fuzzer would count as a valid request rejected."""
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                schema_ = parameter["schema"]
+                if "examples" in schema_.get("items", {}):
+                    schema_["items"]["enum"] = schema_["items"]["examples"]
+                elif "examples" in schema_:
+                    # A one-value filter left empty is "any", as the page's "Everyone" sends.
+                    schema_["enum"] = ["", *schema_["examples"]]
+    return schema
+
+
 class SchemaFuzzingTests(SeededTestCase):
     @classmethod
     def setUpTestData(cls):
@@ -55,9 +73,11 @@ class SchemaFuzzingTests(SeededTestCase):
             signal.disconnect(close_old_connections)
             cls.addClassCleanup(signal.connect, close_old_connections)
         super().setUpClass()
-        # Read once, over the seed: its venues and members are the schema's choices. Not in
-        # setUpTestData, which would deep-copy it for every test.
-        cls.api_schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
+        # Read once, over the seed. Not in setUpTestData, which would deep-copy it for every
+        # test.
+        served = Client().get("/api/openapi.json").json()
+        cls.api_schema = schemathesis.openapi.from_dict(examples_as_the_only_values(served))
+        cls.api_schema.app = application
 
     def test_the_fuzzer_covers_every_operation(self):
         assert len(OPERATIONS) == 12
