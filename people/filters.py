@@ -73,9 +73,12 @@ class PersonFilter(FilterSet):
         roles = RoleGroup.objects.filter(people__is_published=True).distinct()
         self.filters["role"].extra["choices"] = list(roles.values_list("slug", "name"))
         # A site without research groups or areas offers neither filter.
-        for name, model in [("group", ResearchGroup), ("area", ResearchArea)]:
-            choices = model.objects.published().values_list("slug", "name")
-            self.filters[name].extra["choices"] = list(choices)
+        published = {
+            "group": ResearchGroup.objects.published(),
+            "area": ResearchArea.objects.published(),
+        }
+        for name, rows in published.items():
+            self.filters[name].extra["choices"] = list(rows.values_list("slug", "name"))
 
     def filter_group(self, queryset, name, value):
         return queryset.in_groups(ResearchGroup.objects.filter(slug=value))
@@ -96,7 +99,7 @@ class PersonFilter(FilterSet):
 class Option(NamedTuple):
     value: str
     label: str
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count; the templates read it
     selected: bool
 
 

@@ -11,6 +11,7 @@ from django.contrib.postgres.search import SearchQuery
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, Exists, F, Q, Value
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Concat, StrIndex, Substr
 
 from directory.filters import (
@@ -295,7 +296,7 @@ def member_counts(filterset: PublicationFilter) -> dict[str, int]:
             linked.filter(publication__in=drafts).annotate(count=-distinct_papers), all=True
         )
     else:
-        paper = F("publication_id")
+        paper: F | CombinedExpression = F("publication_id")
         if connection.vendor == "sqlite":
             paper = paper + 0
         counted = (

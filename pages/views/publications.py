@@ -1,6 +1,7 @@
 import re
 from collections.abc import Iterator
 from itertools import chain, islice
+from typing import cast
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -29,7 +30,7 @@ from publications.filters import (
     year_link,
     year_options,
 )
-from publications.models import Publication
+from publications.models import Publication, PublicationQuerySet
 
 PER_PAGE = 50
 # An export of any size is one response, written this many papers at a time: a fixed number of
@@ -71,7 +72,9 @@ def listing_context(
     # A page's rows too: a member's or a search's 50 newest papers are found by sorting all
     # their papers (28,000 for a common word at 200,000 papers), which no index can spare.
     page.object_list = cached(
-        "publication-list-page", (*list_key, page.number), lambda: listed(page.object_list)
+        "publication-list-page",
+        (*list_key, page.number),
+        lambda: listed(cast(PublicationQuerySet, page.object_list)),
     )
     return {
         "filterset": filterset,
@@ -146,7 +149,7 @@ def embed(request):
     if ignored := filterset.ignored_values():
         return plain_text("\n".join(ignored), status=400)
     page = paginate(request, filterset.qs, per_page=PER_PAGE)
-    page.object_list = listed(page.object_list)
+    page.object_list = listed(cast(PublicationQuerySet, page.object_list))
     html = render_to_string(
         "publications/embed.html",
         {"page": page, "filters_query": filters_query(filterset)},
@@ -167,7 +170,7 @@ def citation(request, slug):
 
 def download(content: str, *, format: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=exports.CONTENT_TYPES[format])
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Content-Disposition"] = cast(str, content_disposition_header(True, filename))
     return response
 
 
@@ -182,7 +185,7 @@ def download_pieces(
     response = StreamingHttpResponse(
         chain(first, pieces), content_type=exports.CONTENT_TYPES[format]
     )
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Content-Disposition"] = cast(str, content_disposition_header(True, filename))
     return response
 
 
