@@ -11,7 +11,6 @@ application (config/wsgi.py), middleware and all.
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ninja import NinjaAPI
@@ -74,8 +73,9 @@ class SchemaFuzzingTests(SeededTestCase):
             cls.addClassCleanup(signal.connect, close_old_connections)
         super().setUpClass()
         # Read once, over the seed. Not in setUpTestData, which would deep-copy it for every
-        # test.
-        served = Client().get("/api/openapi.json").json()
+        # test. Read through the WSGI application, not Django's test client: the client
+        # connects close_old_connections again after its request.
+        served = schemathesis.openapi.from_wsgi("/api/openapi.json", application).raw_schema
         cls.api_schema = schemathesis.openapi.from_dict(examples_as_the_only_values(served))
         cls.api_schema.app = application
 

@@ -13,7 +13,8 @@ import pytest
 from directory.models import Lab
 from tests.factories import make_person
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The view imports WeasyPrint (directory.documents) before the counting printer stands in.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.needs("weasyprint")]
 
 
 def stand_in(number: int) -> bytes:
