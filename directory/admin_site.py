@@ -6,14 +6,20 @@
   ModelAdmin with a `waiting_for(request)` method contributes its rows (title, url, what, by;
   `count` when one row stands for several, like a link to the rest of a long list).
 - A refused page (403) is an admin page saying what this login may do instead.
+- The index and the side bar list the models by task (`TASKS`), in words for staff who are
+  not programmers: People, Publications, News, Site, and the plumbing (logins, sign-in
+  attempts, background tasks) last, under System.
 """
 
 from functools import wraps
+from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 
 from directory.models import Lab
 from directory.roles import is_editor, person_of
@@ -26,6 +32,86 @@ def lab_name(request) -> str:
     return request.lab_name
 
 
+# The index's sections, in order: each app's models go to its section, in the order listed
+# (models not listed follow, by name). An app not named here is plumbing, under "System".
+TASKS: list[tuple[str, list[str]]] = [
+    (
+        "People",
+        [
+            "people.person",
+            "people.rolegroup",
+            "people.researchgroup",
+            "people.researcharea",
+            "people.membership",
+            "people.advising",
+            "people.collaboration",
+            "people.departure",
+        ],
+    ),
+    ("Publications", ["publications.publication", "publications.venue"]),
+    ("News", ["news.newsitem"]),
+    ("Site", ["directory.lab"]),
+]
+SYSTEM = "System"
+SYSTEM_ORDER = [
+    "auth.user",
+    "auth.group",
+    "django_tasks_database.dbtaskresult",
+    "axes.accessattempt",
+    "axes.accessfailurelog",
+    "axes.accesslog",
+]
+# Names that say what the plumbing is for; Django's own are for programmers.
+PLAIN_NAMES = {
+    "auth.user": "Logins",
+    "auth.group": "Login groups (rights)",
+    "axes.accessattempt": "Refused sign-ins",
+    "axes.accesslog": "Sign-ins",
+    "axes.accessfailurelog": "Failed sign-ins",
+    "django_tasks_database.dbtaskresult": "Background tasks",
+}
+
+
+def section_of(app_label: str) -> str:
+    for section, models in TASKS:
+        if any(model.startswith(f"{app_label}.") for model in models):
+            return section
+    return SYSTEM
+
+
+def grouped_by_task(apps: list[dict[str, Any]], index_url: str) -> list[dict[str, Any]]:
+    """Django's app list (one entry per app) regrouped into the index's task sections."""
+    lists = [models for _, models in TASKS] + [SYSTEM_ORDER]
+    order = {model: place for models in lists for place, model in enumerate(models)}
+    sections: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in TASKS}
+    sections[SYSTEM] = []
+    urls: dict[str, str] = {}
+    for app in apps:
+        section = section_of(app["app_label"])
+        for model in app["models"]:
+            key = f"{app['app_label']}.{model['object_name'].lower()}"
+            if key in PLAIN_NAMES:
+                model = {**model, "name": PLAIN_NAMES[key]}
+            sections[section].append({**model, "task_key": key})
+        # A section of one app opens that app's page; a mixed one, the index.
+        urls[section] = app["app_url"] if section not in urls else index_url
+    grouped = []
+    for name, models in sections.items():
+        if not models:
+            continue
+        models.sort(key=lambda model: (order.get(model["task_key"], len(order)), model["name"]))
+        grouped.append(
+            {
+                "name": name,
+                "app_label": name.lower(),
+                "app_url": urls[name],
+                "has_module_perms": True,
+                "models": models,
+            }
+        )
+    return grouped
+
+
 class LabAdminSite(admin.AdminSite):
     index_title = "What to edit"
 
@@ -34,6 +120,14 @@ class LabAdminSite(admin.AdminSite):
         name = lab_name(request)
         context.update(site_header=name, site_title=f"{name} admin")
         return context
+
+    def get_app_list(
+        self, request: HttpRequest, app_label: str | None = None
+    ) -> list[dict[str, Any]]:
+        apps = super().get_app_list(request, app_label)
+        if app_label is not None:
+            return apps  # One app's own page stays as Django makes it.
+        return grouped_by_task(apps, reverse("admin:index", current_app=self.name))
 
     def index(self, request, extra_context=None):
         waiting = [

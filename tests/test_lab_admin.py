@@ -90,11 +90,11 @@ def test_sign_in_records_are_for_superusers_only(client, django_user_model):
     editor.groups.add(Group.objects.get(name="Editors"))
     editor.user_permissions.add(*Permission.objects.filter(content_type__app_label="axes"))
     client.force_login(editor)
-    assert "Access attempts" not in client.get(reverse("admin:index")).content.decode()
+    assert "Refused sign-ins" not in client.get(reverse("admin:index")).content.decode()
     assert client.get(reverse("admin:axes_accessattempt_changelist")).status_code == 403
     superuser = django_user_model.objects.create_superuser("root", "r@example.org", "pw")
     client.force_login(superuser)
-    assert "Access attempts" in client.get(reverse("admin:index")).content.decode()
+    assert "Refused sign-ins" in client.get(reverse("admin:index")).content.decode()
 
 
 def test_filled_sections_are_open_with_their_count_and_empty_ones_folded(editor_client):
@@ -107,6 +107,45 @@ def test_filled_sections_are_open_with_their_count_and_empty_ones_folded(editor_
     teaching = text[text.index('id="teaching-group"') :][:1500]
     assert "Education (2)" in education and "<details>" not in education
     assert "Teaching (0)" in teaching and "<details>" in teaching
+
+
+def index_sections(page: str) -> list[tuple[str, list[str]]]:
+    """The index's sections as staff read them: each caption with its models' names."""
+    sections = []
+    for caption, body in re.findall(
+        r'<caption>\s*<a [^>]*class="section"[^>]*>([^<]+)</a>\s*</caption>(.*?)</table>',
+        page,
+        re.S,
+    ):
+        names = re.findall(r'<th scope="row"[^>]*>\s*(?:<a [^>]*>)?([^<]+)<', body)
+        sections.append((caption.strip(), [name.strip() for name in names]))
+    return sections
+
+
+def test_the_index_is_grouped_by_task_with_the_plumbing_last_under_system(admin_client):
+    page = admin_client.get(reverse("admin:index")).content.decode()
+    sections = index_sections(page)
+    assert [caption for caption, _ in sections] == [
+        "People",
+        "Publications",
+        "News",
+        "Site",
+        "System",
+    ]
+    names = dict(sections)
+    assert names["People"][:3] == ["People", "Directory sections", "Research groups"]
+    assert names["Publications"] == ["Publications", "Venues"]
+    assert names["System"][:3] == ["Logins", "Login groups (rights)", "Background tasks"]
+    # No programmer's word leads the page, and logins' groups are not beside research groups.
+    words = re.sub(r"<[^>]+>", " ", page).lower()
+    for jargon in ("authentication and authorization", "axes", "tasks database backend"):
+        assert jargon not in words
+    assert "Groups" not in names["People"] + names["System"]
+
+
+def test_one_apps_own_page_still_lists_that_app(admin_client):
+    page = admin_client.get(reverse("admin:app_list", args=["publications"])).content.decode()
+    assert [caption for caption, _ in index_sections(page)][:1] == ["Publications"]
 
 
 # Members ---------------------------------------------------------------------------------------
