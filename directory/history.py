@@ -3,9 +3,10 @@
 Every save made in the admin is kept with who made it and when. An object's History page
 lists its versions with what each changed, in words ("Visible on the site: no → yes"),
 its parts included (a paper's authors, a person's CV entries). Opening a version shows it
-with its parts; "Revert" restores both. A deleted object stays in its history: the
-changelist's "Recover deleted" page lists them, and reverting one recreates it with its
-parts and with the links that pointed at it (author rows, news items, group members).
+with its parts, read-only; "Revert to this version" restores both. A deleted object stays in
+its history: the changelist's "Recover deleted" page lists them, and reverting one recreates
+it with its parts and with the links that pointed at it (author rows, news items, group
+members). The history says so in words: "Reverted to the version of …", "Recovered".
 
 A bad id anywhere in an admin URL is a 404, never a 500 or a redirect to the index.
 """
@@ -15,10 +16,13 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.admin.utils import quote, unquote
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.db import models
+from django.db.models import Model
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import formats, timezone
 from simple_history.admin import SimpleHistoryAdmin
 
 from directory import versions
@@ -27,6 +31,23 @@ from directory import versions
 # for objects deleted before deletions had snapshots.
 CASCADE_WINDOW = timedelta(minutes=1)
 DELETED_LISTED = 200
+RECOVERED = "Recovered"
+REVERTED = "Reverted to the version of "
+
+
+def when(record) -> str:
+    """A version's time as staff read it, in the site's time zone."""
+    return formats.date_format(timezone.localtime(record.history_date), "j F Y, H:i")
+
+
+def kind_in_words(record) -> str:
+    """What a version was, for the first column of the history page."""
+    reason = record.history_change_reason or ""
+    if reason == RECOVERED:
+        return "Recovered"
+    if reason.startswith(REVERTED):
+        return "Reverted"
+    return {"+": "First version", "-": "Deleted"}.get(record.history_type, "Changed")
 
 
 class HistoryAdmin(SimpleHistoryAdmin):
@@ -146,6 +167,8 @@ class HistoryAdmin(SimpleHistoryAdmin):
         chain = [*records, before_oldest] if before_oldest else records
         snapshots = versions.snapshots_of(self.model, chain)
         labels = versions.Labels()
+        for record in records:
+            record.kind_in_words = kind_in_words(record)
         for newer, older in zip(chain, chain[1:], strict=False):
             words = versions.field_changes(newer, older)
             new, old = snapshots.get(newer.history_id), snapshots.get(older.history_id)
@@ -155,6 +178,10 @@ class HistoryAdmin(SimpleHistoryAdmin):
 
     def history_view_title(self, request, obj):
         return f"History of {obj}"
+
+    def history_form_view_title(self, request, obj):
+        version = getattr(request, "history_version", None)
+        return f"{obj}, as it was on {when(version)}" if version else str(obj)
 
     # A version, and reverting to it ------------------------------------------------------
 
@@ -183,6 +210,15 @@ class HistoryAdmin(SimpleHistoryAdmin):
         }
         return super().history_form_view(request, object_id, version_id, context)
 
+    def get_readonly_fields(self, request, obj=None):
+        """On a version's page its files are shown, not offered for upload (a version's file
+        may be gone: `keep_existing_files` decides which is kept)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if getattr(request, "history_version", None) is None:
+            return fields
+        files = [field.name for field in self.opts.fields if isinstance(field, models.FileField)]
+        return fields + [name for name in files if name not in fields]
+
     def get_form(self, request, obj=None, change=False, **kwargs):
         """On a version's page the many-to-many fields show the version's, so reverting
         brings them back too (django-simple-history shows today's)."""
@@ -199,6 +235,10 @@ class HistoryAdmin(SimpleHistoryAdmin):
                 for name in many:
                     if name in links:
                         self.initial[name] = links[name]
+                # A version is shown as it was, not as a form to edit: a revert saves the
+                # version's values whatever the browser sends.
+                for field in self.fields.values():
+                    field.disabled = True
 
         return VersionForm
 
@@ -208,6 +248,8 @@ class HistoryAdmin(SimpleHistoryAdmin):
             super().save_model(request, obj, form, change)
             return
         recovering = not self.model._default_manager.filter(pk=obj.pk).exists()
+        request.history_recovered = recovering
+        obj._change_reason = RECOVERED if recovering else f"{REVERTED}{when(version)}"
         self.keep_existing_files(request, obj)
         super().save_model(request, obj, form, change)
         snapshot = request.history_snapshot
@@ -218,6 +260,19 @@ class HistoryAdmin(SimpleHistoryAdmin):
                 versions.restore_links(obj, snapshot.links)
         elif recovering:
             self.recover_inline_rows(obj)
+
+    def response_change(self, request: HttpRequest, obj: Model) -> HttpResponse:
+        """After a revert or a recovery, say which, and open the object's page."""
+        version = getattr(request, "history_version", None)
+        if version is None or request.method != "POST":
+            return super().response_change(request, obj)
+        name = self.opts.verbose_name
+        if getattr(request, "history_recovered", False):
+            said = f"Recovered the {name} “{obj}”, as it was when it was deleted."
+        else:
+            said = f"Reverted the {name} “{obj}” to the version of {when(version)}."
+        self.message_user(request, said, messages.SUCCESS)
+        return HttpResponseRedirect(self.admin_url("change", quote(obj.pk)))
 
     def parts_edited_here(self, parts: dict) -> dict:
         """The parts of a snapshot that this page edits (its inlines): a revert restores those.

@@ -4,6 +4,7 @@ as words; a revert restores the parts; recovering a deleted object restores what
 it; a bad id in any history URL is a 404."""
 
 import io
+import re
 
 import pytest
 from django.contrib import admin
@@ -107,6 +108,53 @@ def test_revert_brings_back_deleted_and_reordered_authors_and_awards(editor_clie
     revert(editor_client, Publication, paper.pk, first)
     assert list(paper.authorships.values_list("name", flat=True)) == ["Hang Zhu", "Tao Wang"]
     assert list(paper.awards.values_list("name", flat=True)) == ["Best Paper Award"]
+
+
+def said(client, response) -> list[str]:
+    """The messages the page a response leads to shows."""
+    return [str(message) for message in client.get(response["Location"]).context["messages"]]
+
+
+def history_rows(client, obj) -> list[str]:
+    """Each row of the history page as text, newest first."""
+    page = client.get(history_url(obj)).content.decode()
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in rows]
+
+
+def test_a_revert_says_so_in_its_message_and_in_the_history(editor_client, paper):
+    first = paper.history.earliest()
+    edit(editor_client, paper, title="New Title")
+    response = revert(editor_client, Publication, paper.pk, first)
+    assert response["Location"] == change_url(paper)
+    (message,) = said(editor_client, response)
+    assert message.startswith("Reverted the publication “Original Title” to the version of ")
+    assert "changed successfully" not in message
+    newest = history_rows(editor_client, paper)[0]
+    assert newest.startswith("Reverted ")
+    assert "Reverted to the version of " in newest and "Title: New Title → Original Title" in newest
+
+
+def test_a_revert_to_the_current_version_says_nothing_differed(editor_client, paper):
+    revert(editor_client, Publication, paper.pk, paper.history.latest())
+    newest = history_rows(editor_client, paper)[0]
+    assert newest.startswith("Reverted ") and "Nothing differed from the version before." in newest
+    assert "Saved without a change" not in newest
+
+
+def test_a_version_is_shown_read_only_with_a_button_that_says_what_it_does(editor_client, paper):
+    edit(editor_client, paper, title="New Title")
+    first = paper.history.earliest()
+    page = editor_client.get(version_url(Publication, paper.pk, first.history_id))
+    assert all(field.disabled for field in page.context["adminform"].form.fields.values())
+    html = page.content.decode()
+    assert 'value="Revert to this version"' in html and "nothing here can be edited" in html
+    # Whatever the browser sends, the version's values are what a revert saves.
+    data = {**change_form_data(page), "title": "Typed into a version"}
+    editor_client.post(version_url(Publication, paper.pk, first.history_id), data)
+    paper.refresh_from_db()
+    assert paper.title == "Original Title"
 
 
 def test_revert_restores_a_persons_cv_entries(editor_client):
@@ -221,6 +269,18 @@ def delete_and_recover(client, obj):
     (row,) = client.get(reverse(f"{name}_deleted")).context["rows"]
     assert client.post(row["url"], change_form_data(client.get(row["url"]))).status_code == 302
     return model._default_manager.get(pk=pk)
+
+
+def test_a_recovery_says_so_in_its_message_and_in_the_history(editor_client, paper):
+    model, pk = Publication, paper.pk
+    editor_client.post(reverse("admin:publications_publication_delete", args=[pk]), {"post": "yes"})
+    (row,) = editor_client.get(reverse("admin:publications_publication_deleted")).context["rows"]
+    page = editor_client.get(row["url"])
+    assert 'value="Recover it"' in page.content.decode()
+    response = editor_client.post(row["url"], change_form_data(page))
+    (message,) = said(editor_client, response)
+    assert message == "Recovered the publication “Original Title”, as it was when it was deleted."
+    assert history_rows(editor_client, model.objects.get(pk=pk))[0].startswith("Recovered ")
 
 
 def test_a_recovered_person_gets_back_every_author_row_and_news_item(editor_client):
