@@ -295,7 +295,8 @@ class PublicationAdmin(MemberScopedAdmin):
     list_display = ["title", "venue", "year", "type", "status", "is_featured", "is_published"]
     list_filter = [
         WaitingForEditorFilter,
-        "venue",
+        # Only venues of the papers listed: a member's own, not every venue of the site.
+        ("venue", admin.RelatedOnlyFieldListFilter),
         "year",
         "type",
         "status",
@@ -349,6 +350,10 @@ class PublicationAdmin(MemberScopedAdmin):
         extra_context = {
             "can_import": bibtex_admin_views.can_import(self, request),
             "proposals": proposals,
+            # A member sees their own papers, under the name the rest of the admin gives them.
+            **(
+                {"title": "My papers"} if person is not None and not is_editor(request.user) else {}
+            ),
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context)

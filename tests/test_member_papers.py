@@ -9,7 +9,7 @@ from publications.models import Authorship, Publication
 from tests.admin_forms import inline_management
 from tests.admin_pages import change_form_data
 from tests.department import make_external
-from tests.factories import make_person, make_publication
+from tests.factories import make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
 
@@ -194,3 +194,16 @@ def test_a_member_cannot_unlink_rename_or_delete_a_row_linked_to_an_external_per
         assert "linked to the external person Xin Jin" in response.content.decode()
     assert post_edit(client, paper, {"authorships-1-DELETE": "on"}).status_code == 200
     assert paper.authorships.get(position=2).external == xin
+
+
+def test_a_members_list_is_titled_my_papers_and_filters_by_their_own_venues(client, lab):
+    ada, grace = lab["ada"], lab["grace"]
+    make_publication(title="Ada's", authors=[ada], venue=make_venue(short_name="OSDI"))
+    make_publication(title="Grace's", authors=[grace], venue=make_venue(short_name="SOSP"))
+    client.force_login(ada.user)
+    page = client.get(reverse("admin:publications_publication_changelist")).content.decode()
+    assert "<h1>My papers</h1>" in page and "Select publication to change" not in page
+    assert "OSDI" in page and "SOSP" not in page
+    client.force_login(lab["editor"])
+    page = client.get(reverse("admin:publications_publication_changelist")).content.decode()
+    assert "<h1>Select publication to change</h1>" in page and "SOSP" in page
