@@ -107,9 +107,10 @@ class ReviewedEntry:
 
     @property
     def ticked_by_default(self) -> bool:
-        """Moving a paper to another venue, or filing it under a venue the text does not name
-        for sure, is an editor's decision: such entries wait for a tick."""
-        return self.importable and not self.moves_venue and not self.venue_is_ambiguous
+        """Changing a paper staff already curated, or filing one under a venue the text does
+        not name for sure, is an editor's decision: such entries wait for a tick. Only new
+        papers under a venue named for sure are ticked."""
+        return self.decision is Decision.NEW and not self.venue_is_ambiguous
 
     @property
     def venue_is_ambiguous(self) -> bool:
@@ -124,8 +125,12 @@ class ReviewedEntry:
                 f"The venue “{self.entry.venue}” could be {names}; importing it creates the "
                 f"new venue {self.venue.short_name}. Not ticked: check the venue first."
             )
-        if self.importable and self.moves_venue:
-            notes.append("Not ticked: it would move an existing paper to another venue.")
+        if self.decision is Decision.UPDATE:
+            notes.append(
+                "Not ticked: it changes a paper already on the site"
+                + (", moving it to another venue" if self.moves_venue else "")
+                + ". Tick it to apply the change."
+            )
         return notes
 
     @property
@@ -166,7 +171,7 @@ class Review:
 
     @property
     def ticked_keys(self) -> list[str]:
-        """What is imported unless staff choose: never a move to another venue."""
+        """What is imported unless staff choose: new papers only, never a change to one."""
         return [item.entry.key for item in self.entries if item.ticked_by_default]
 
     @property

@@ -347,3 +347,21 @@ def test_a_failure_halfway_rolls_the_whole_import_back(monkeypatch):
         )
     assert not Publication.objects.exists()
     assert not Venue.objects.exists()
+
+
+def test_an_update_is_applied_only_when_ticked_so_a_curated_poster_stays_a_poster():
+    venue = make_venue(short_name="NSDI", full_name="USENIX Symposium on Networked Systems Design")
+    poster = make_publication(title="Mucache", year=2024, venue=venue, type=Publication.Type.POSTER)
+    text = "@inproceedings{m, title={Mucache}, booktitle={NSDI}, year=2024}"
+    item = read(text).entries[0]
+    assert item.decision is Decision.UPDATE and not item.ticked_by_default
+    assert item.venue_notes() == [
+        "Not ticked: it changes a paper already on the site. Tick it to apply the change."
+    ]
+    with pytest.raises(ImportRefused, match="every entry was left out"):
+        import_bibtex(text=text)
+    poster.refresh_from_db()
+    assert poster.type == Publication.Type.POSTER
+    import_bibtex(text=text, keys=["m"])
+    poster.refresh_from_db()
+    assert poster.type == Publication.Type.CONFERENCE_PAPER

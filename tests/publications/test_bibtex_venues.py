@@ -117,7 +117,7 @@ class BibtexVenueTests(EditorSignedIn, SeededTestCase):
         assert response.context["skipped"] == {"move"}
         (leave_out,) = re.findall(r'<input type="checkbox" name="skip" value="move"[^>]*>', page)
         assert "checked" in leave_out  # left out unless an editor unticks "Leave out"
-        assert "would move an existing paper to another venue" in page
+        assert "changes a paper already on the site, moving it to another venue" in page
 
     def test_two_venues_a_text_names_equally_are_shown_and_neither_is_chosen(self):
         first = make_venue(short_name="SoE", full_name="Symposium on Examples")
