@@ -51,7 +51,25 @@ def test_ten_thousand_nested_braces_in_author_are_refused_not_a_recursion_error(
         + "}}\n"
     )
     assert problems(text) == [
-        "Line 2, entry “deep”: the field author is 20,001 characters long; at most 20,000 are read."
+        "Line 2, entry “deep”: the field author nests braces 10,001 deep; at most 20 levels are read."
+    ]
+
+
+def test_an_entry_with_two_thousand_authors_is_read_whole():
+    names = " and ".join(f"Author{number:04} Collaborator" for number in range(2000))
+    text = f"@article{{big, title={{Observation}}, year=2016, author={{{names}}}}}\n"
+    assert len(names) > bibtex_limits.MAX_FIELD_CHARACTERS
+    assert problems(text) == []
+    (entry,) = parse_bibtex(text).entries
+    assert len(entry.authors) == 2000
+    assert entry.authors[-1] == "Author1999 Collaborator"
+
+
+def test_a_list_of_names_longer_than_its_own_bound_is_refused():
+    names = "A " * (bibtex_limits.MAX_NAME_LIST_CHARACTERS // 2 + 1)
+    assert problems(f"@article{{huge, title={{T}}, author={{{names}}}}}\n") == [
+        "Line 1, entry “huge”: the field author is 200,002 characters long; at most 200,000 "
+        "are read."
     ]
 
 
@@ -147,7 +165,7 @@ def test_the_admin_refuses_nested_braces_with_a_message_not_a_500(editor_client)
     response = editor_client.post(URL, {"text": text})
     assert response.status_code == 200
     assert (
-        "Line 1, entry “deep”: the field author is 20,001 characters long"
+        "Line 1, entry “deep”: the field author nests braces 10,001 deep"
         in response.content.decode()
     )
 
@@ -167,7 +185,7 @@ def test_the_command_prints_the_bound_and_stops_without_a_traceback(tmp_path):
         call_command("import_bibtex", str(path), stdout=output)
     printed = output.getvalue()
     assert "problem: Line 3, entry “bomb”: the field title becomes 1,000,000 characters" in printed
-    assert "problem: Line 6, entry “deep”: the field author is 20,001 characters long" in printed
+    assert "problem: Line 6, entry “deep”: the field author nests braces 10,001 deep" in printed
     assert not Publication.objects.exists()
 
 
