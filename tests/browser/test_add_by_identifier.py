@@ -45,7 +45,7 @@ def manage_shell(environment: dict[str, str], script: str) -> str:
 def fetching_site(site_url, server_environment):
     """The seeded site served again, asking the recorded services: fetching turned on, the
     services' addresses on 127.0.0.1."""
-    publication, venue = manage_shell(server_environment, REMEMBER).split()
+    publication, venue = manage_shell(server_environment, REMEMBER).split()[-2:]
     with recorded_services() as services:
         environment = {
             **server_environment,
