@@ -5,6 +5,7 @@ a service exported; both answer with a Bibliography, so the admin and `manage.py
 hand it to the same review and import as an uploaded .bib file.
 """
 
+import time
 import urllib.parse
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -24,6 +25,8 @@ from publications.identifiers.fetching import Fetch, FetchFailed, service_url
 from publications.identifiers.pasted import Identifier, Kind
 from publications.identifiers.works import Work, entries
 
+# How long one paste may spend asking the services, in all.
+TOTAL_SECONDS = 60
 # arXiv ids per request (arXiv's guide asks for modest batches).
 ARXIV_BATCH = 50
 # OpenAlex works per page, and pages read for one author at most (10,000 works).
@@ -44,17 +47,27 @@ class Gathered:
         return Bibliography(entries=tuple(entries(self.works)), problems=())
 
 
-def gather(identifiers: Iterable[Identifier], *, fetch: Fetch) -> Gathered:
+def gather(
+    identifiers: Iterable[Identifier], *, fetch: Fetch, seconds: float = TOTAL_SECONDS
+) -> Gathered:
     """Every work each identifier names, asked of its service. An identifier the service does
-    not know, or a service that does not answer, is a sentence in `problems`."""
+    not know, or a service that does not answer, is a sentence in `problems`; so is each one
+    not asked once `seconds` have gone by (the admin waits for all of them in one request)."""
     gathered = Gathered()
     identifiers = list(identifiers)
+    deadline = time.monotonic() + seconds
     arxiv_ids = [found for found in identifiers if found.kind is Kind.ARXIV]
     for start in range(0, len(arxiv_ids), ARXIV_BATCH):
         _gather_arxiv(arxiv_ids[start : start + ARXIV_BATCH], fetch=fetch, into=gathered)
     for identifier in identifiers:
         reader = READERS.get(identifier.kind)
         if reader is None:
+            continue
+        if time.monotonic() > deadline:
+            gathered.problems.append(
+                f"Line {identifier.line}: not asked: the lines above took more than "
+                f"{seconds:g} seconds. Paste this line and those after it in a second round."
+            )
             continue
         try:
             gathered.works += reader(identifier, fetch)

@@ -252,3 +252,18 @@ def test_a_service_that_cannot_be_reached_is_a_sentence(settings):
         closed = service.url
     with pytest.raises(FetchFailed, match="could not be reached"):
         fetch_live(f"{closed}/crossref/works/10.1/x")
+
+
+def test_identifiers_left_when_the_time_for_a_paste_is_up_are_refused_by_line():
+    def slow_fetch(url: str) -> bytes:
+        time.sleep(0.3)
+        return (DATA / "crossref-work.json").read_bytes()
+
+    found, _ = recognise("10.1145/1\n10.1145/2\n10.1145/3\n10.1145/4")
+    gathered = gather(found, fetch=slow_fetch, seconds=0.5)
+    assert len(gathered.works) == 2
+    assert gathered.problems == [
+        f"Line {line}: not asked: the lines above took more than 0.5 seconds. Paste this line "
+        "and those after it in a second round."
+        for line in (3, 4)
+    ]
