@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 from xml.etree.ElementTree import Element
 
+from publications.bibtex.limits import MAX_ENTRIES
 from publications.bibtex.reading import Bibliography, Problem
 from publications.identifiers import arxiv, crossref, dblp, openalex, orcid
 from publications.identifiers.documents import (
@@ -238,6 +239,11 @@ def _read_xml(root: Element, *, name: str) -> Bibliography:
 
 
 def _bibliography(gathered: Gathered, *, name: str) -> Bibliography:
+    if len(gathered.works) > MAX_ENTRIES:
+        raise Unreadable(
+            f"{name} lists {len(gathered.works):,} works; an import reads at most "
+            f"{MAX_ENTRIES:,}. Split it."
+        )
     if not gathered.works:
         return Bibliography(entries=(), problems=(Problem(None, "", f"{name} lists no works."),))
     return gathered.bibliography()

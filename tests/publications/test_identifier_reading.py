@@ -142,6 +142,12 @@ def test_an_xml_bomb_is_refused_before_any_entity_is_expanded():
             read_export(document, name="The file")
 
 
+def test_a_file_of_more_works_than_an_import_reads_is_refused():
+    works = b'{"results": [' + b",".join([b'{"id": "https://openalex.org/W1"}'] * 25_001) + b"]}"
+    with pytest.raises(Unreadable, match="lists 25,001 works; an import reads at most 25,000"):
+        read_export(works, name="The file")
+
+
 def test_a_file_larger_than_the_bound_is_refused_unread():
     with pytest.raises(Unreadable, match="larger than 8 MB"):
         read_export(b"[" + b" " * MAX_DOCUMENT_BYTES + b"]", name="The file")
