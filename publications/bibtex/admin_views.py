@@ -228,7 +228,9 @@ def _render_review(
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
-        "title": "Review the BibTeX import",
+        "title": "Review the import"
+        if job.source == BibtexImport.Source.IDENTIFIERS
+        else "Review the BibTeX import",
         "review": page,
         "job": job,
         "error": error,

@@ -3,6 +3,7 @@ upload's review (duplicates by DOI, arXiv id and title, members, venues) and imp
 pasted identifiers fetched from recorded responses, or from the services' exports."""
 
 import io
+import json
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -147,6 +148,25 @@ def test_a_broken_upload_is_a_form_error_not_a_500(editor_client):
     assert response.status_code == 400
     assert "declares XML entities" in response.content.decode()
     assert not BibtexImport.objects.exists()
+
+
+def test_text_the_models_refuse_makes_a_work_invalid_in_the_review_not_a_500(editor_client):
+    work = {
+        "message-type": "work",
+        "message": {
+            "DOI": "10.1234/bell",
+            "type": "journal-article",
+            "title": ["A bell \u0007 in the title"],
+            "author": [{"given": "Ada", "family": "Lovelace\u0000"}],
+            "issued": {"date-parts": [[2024]]},
+        },
+    }
+    response = upload(editor_client, "work.json", json.dumps(work).encode())
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Review the import" in html
+    assert "Cannot be imported:" in html and "Nothing can be imported" in html
+    assert not Publication.objects.exists()
 
 
 def test_unrecognised_lines_and_unknown_identifiers_are_refused_by_line(editor_client, services):
