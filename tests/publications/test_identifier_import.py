@@ -258,3 +258,31 @@ def test_import_works_refuses_bad_input_with_a_sentence(tmp_path):
         call_command("import_works", "--file", str(path), stdout=io.StringIO())
     with pytest.raises(CommandError, match="Give identifiers or --file"):
         call_command("import_works", stdout=io.StringIO())
+
+
+@pytest.mark.parametrize(
+    ("crossref_type", "publication_type"),
+    [
+        ("journal-article", "journal-article"),
+        ("proceedings-article", "conference-paper"),
+        ("posted-content", "preprint"),
+        ("dissertation", "thesis"),
+        ("book-chapter", "book-chapter"),
+    ],
+)
+def test_each_kind_of_work_is_imported_as_its_publication_type(
+    editor_client, crossref_type, publication_type
+):
+    work = {
+        "message-type": "work",
+        "message": {
+            "DOI": "10.1234/kind",
+            "type": crossref_type,
+            "title": ["A Work of Some Kind"],
+            "container-title": ["Somewhere"],
+            "author": [{"given": "Ada", "family": "Lovelace"}],
+            "issued": {"date-parts": [[2024, 2]]},
+        },
+    }
+    confirm(editor_client, upload(editor_client, "work.json", json.dumps(work).encode()))
+    assert Publication.objects.get(doi="10.1234/kind").type == publication_type
