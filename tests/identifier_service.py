@@ -28,6 +28,7 @@ ROUTES: dict[tuple[str, frozenset[tuple[str, str]]], str] = {
     (f"/orcid/{ORCID}/works", frozenset()): "orcid-works-summary.json",
     (f"/orcid/{ORCID}/works/112233,445566", frozenset()): "orcid-works-bulk.json",
     ("/dblp/pid/z/HangZhu.xml", frozenset()): "dblp-person.xml",
+    ("/openalex/works/W4386710001", frozenset()): "openalex-work.json",
     (
         "/openalex/works",
         frozenset({("filter", "author.id:A5023888391"), ("per-page", "200"), ("cursor", "*")}),

@@ -124,6 +124,7 @@ def test_duplicates_are_found_by_doi_arxiv_id_and_folded_title(editor_client):
     [
         ("crossref-work.json", ["Scheduling Optical Circuits Without a Scheduler"]),
         ("openalex-author-works.json", ["Consensus in Four Round Trips"]),
+        ("openalex-work.json", ["Consensus in Four Round Trips"]),
         ("orcid-works-bulk.json", ["Flow Tables That Fit"]),
         ("orcid-works-summary.json", ["Flow Tables That Fit"]),
         ("dblp-person.xml", ["Networks Are Computers"]),

@@ -229,6 +229,12 @@ def test_pasted_identifiers_are_fetched_from_each_service(services):
     assert agents == {"lab-directory/1.0 (research lab portal; mailto:lab-admin@example.org)"}
 
 
+def test_a_pasted_openalex_work_id_is_fetched_as_that_work(services):
+    found, _ = recognise("https://openalex.org/W4386710001")
+    (entry,) = gather(found, fetch=default_fetch()).bibliography().entries
+    assert (entry.key, entry.title) == ("10.1145/3600006.3613140", "Consensus in Four Round Trips")
+
+
 def test_an_identifier_no_service_knows_is_named_with_its_line(services):
     found, _ = recognise("10.1145/0000000.0000000\n\n1234.12345\nx/NobodyAtAll")
     gathered = gather(found, fetch=default_fetch())
