@@ -327,6 +327,26 @@ BIBTEX_INLINE_REVIEW_MAX_BYTES = env_int("BIBTEX_INLINE_REVIEW_MAX_BYTES", 512 *
 # again" on its page: the worker died or was killed. It reports every 1,000 entries read and
 # every 100 saved (about 5 s when 5,000 entries took 4 minutes to save on a busy machine).
 BIBTEX_WORKER_TIMEOUT_SECONDS = env_int("BIBTEX_WORKER_TIMEOUT_SECONDS", 120)
+# Adding papers by identifier (publications/identifiers/): whether the admin and
+# `manage.py import_works` ask Crossref, arXiv, ORCID, dblp and OpenAlex over the network. Off
+# unless the operator turns it on, so a site (and every test) makes no outside request by
+# default; uploading what those services export works either way. The contact address goes into
+# the User-Agent the services ask polite clients to send; a request waits at most the timeout.
+IDENTIFIER_FETCHING = env_bool("IDENTIFIER_FETCHING", default=False)
+IDENTIFIER_CONTACT_EMAIL = os.environ.get("IDENTIFIER_CONTACT_EMAIL", "")
+IDENTIFIER_FETCH_TIMEOUT_SECONDS = env_int("IDENTIFIER_FETCH_TIMEOUT_SECONDS", 10)
+# Where each service answers (IDENTIFIER_CROSSREF_URL…); tests point them at a server on
+# 127.0.0.1 serving tests/data/identifiers.
+IDENTIFIER_SERVICE_URLS = {
+    name: os.environ.get(f"IDENTIFIER_{name.upper()}_URL", default)
+    for name, default in {
+        "crossref": "https://api.crossref.org",
+        "arxiv": "https://export.arxiv.org/api",
+        "orcid": "https://pub.orcid.org/v3.0",
+        "dblp": "https://dblp.org",
+        "openalex": "https://api.openalex.org",
+    }.items()
+}
 # CV PDFs each process renders at once (each takes seconds of a CPU and a server thread);
 # a request beyond them is answered 503 with Retry-After (directory/pdf_renders.py).
 CV_PDF_MAX_CONCURRENT_RENDERS = env_int("CV_PDF_MAX_CONCURRENT_RENDERS", 2)

@@ -1,4 +1,5 @@
-"""Identifiers that name a person or a paper beyond this site: the ORCID iD and the DOI.
+"""Identifiers that name a person or a paper beyond this site: the ORCID iD, the DOI and the
+arXiv id.
 
 Each is stored bare and normalised from the forms people paste: compatibility characters
 spelled out first (NFKC: a fullwidth "０" from an East Asian keyboard is "0", before the check
@@ -158,3 +159,29 @@ class OrcidField(IdentifierField):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("max_length", 19)
         super().__init__(*args, **kwargs)
+
+
+# "1412.6980", "1412.6980v9", "arXiv:2101.00001", "hep-th/9901001", "math.GT/0309136v2".
+ARXIV_ID = re.compile(
+    r"^(?:arxiv:\s*)?(?P<id>\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$",
+    re.IGNORECASE,
+)
+# Where an arXiv paper is named by address: its abs/ and pdf/ pages, and arXiv's own DOIs.
+ARXIV_IN_URL = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/(?P<id>[\w./-]+?)(?:v\d+)?(?:\.pdf)?/?$|"
+    r"10\.48550/arxiv\.(?P<doi_id>[\w./-]+?)(?:v\d+)?$",
+    re.IGNORECASE,
+)
+ARXIV_ABS = "https://arxiv.org/abs/"
+ARXIV_PDF = "https://arxiv.org/pdf/"
+
+
+def arxiv_id(text: str) -> str:
+    """The arXiv id in an id or an address, without its version; "" when there is none.
+    Papers are told apart by it whatever version a link names."""
+    text = text.strip()
+    if found := ARXIV_ID.match(text):
+        return found["id"]
+    if found := ARXIV_IN_URL.search(text):
+        return found["id"] or found["doi_id"] or ""
+    return ""

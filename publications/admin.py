@@ -17,6 +17,7 @@ from people.names import normalize_name
 from publications.bibtex import VenueIndex
 from publications.bibtex import admin_views as bibtex_admin_views
 from publications.citation_keys import refresh_citation_key
+from publications.identifiers import admin_views as identifier_admin_views
 from publications.models import (
     Authorship,
     Publication,
@@ -320,6 +321,7 @@ class PublicationAdmin(MemberScopedAdmin):
         answer = self.admin_site.admin_view(self.answer_proposal_view)
         return [
             *bibtex_admin_views.urls(self),
+            *identifier_admin_views.urls(self),
             path(
                 "authors/<int:authorship_id>/answer/",
                 answer,

@@ -558,6 +558,10 @@ class BibtexImport(models.Model):
         REFUSED = "refused", "Refused: nothing was imported"
         FAILED = "failed", "Failed: nothing was imported"
 
+    class Source(models.TextChoices):
+        BIBTEX = "bibtex", "BibTeX"
+        IDENTIFIERS = "identifiers", "Identifiers and exports"
+
     FINISHED = (State.DONE, State.REFUSED, State.FAILED)
     # directory.E001: the file is kept as uploaded; the review judges each entry's text with the
     # models' validation, and nothing here is shown on a public page.
@@ -571,6 +575,9 @@ class BibtexImport(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     state = models.CharField(max_length=20, choices=State.choices, default=State.REVIEWED)
     text = models.TextField(help_text="The file as uploaded; emptied once it is imported.")
+    # What `text` holds: BibTeX as uploaded, or the entries read from identifiers and the
+    # services' exports, as JSON (publications/identifiers/stored.py).
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.BIBTEX)
     importable_keys = models.JSONField(default=list)
     skipped_keys = models.JSONField(default=list)
     phase = models.CharField(max_length=100, blank=True)

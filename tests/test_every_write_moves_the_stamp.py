@@ -34,6 +34,7 @@ from tests.admin_pages import change_form_data
 from tests.cases import make_editor
 from tests.department import make_external
 from tests.factories import make_news, make_person, make_publication
+from tests.identifier_service import DATA as IDENTIFIER_DATA
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -185,6 +186,19 @@ def _import_bibtex_command() -> Write:
     return Write("/publications/", command, shown="Sirius")
 
 
+def _import_works_command() -> Write:
+    """Papers added from a file a service exported (publications/identifiers/)."""
+    make_publication(title="Klotski", slug="klotski")
+
+    def command() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            export = Path(folder) / "works.xml"
+            export.write_bytes((IDENTIFIER_DATA / "dblp-person.xml").read_bytes())
+            call_command("import_works", "--file", str(export), stdout=io.StringIO())
+
+    return Write("/publications/", command, shown="Networks Are Computers")
+
+
 def _seed_command() -> Write:
     """`manage.py seed` on an empty site: loaddata's raw saves, then the first versions."""
     seed = lambda: call_command("seed", verbosity=0, stdout=io.StringIO())  # noqa: E731
@@ -203,6 +217,7 @@ WRITES: dict[str, Callable[[], Write]] = {
     "the admin's reordering of a paper's authors (directory.ordered_admin)": _admin_reorder,
     "a BibTeX import (publications.bibtex.importing.import_bibtex)": _bibtex_import,
     "manage.py import_bibtex": _import_bibtex_command,
+    "manage.py import_works": _import_works_command,
     "manage.py seed": _seed_command,
     "a queryset update()": _queryset_update,
     "a bulk_update()": _bulk_update,

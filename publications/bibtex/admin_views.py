@@ -24,6 +24,7 @@ from publications.bibtex.jobs import (
     confirm_import,
     fail_stalled_jobs,
     queue_review,
+    read_entries,
     reads_in_worker,
     record_review,
     run_import_keeping_review,
@@ -33,6 +34,7 @@ from publications.bibtex.jobs import (
 )
 from publications.bibtex.reading import Bibliography, parse_bibtex
 from publications.bibtex.review import review_bibliography
+from publications.identifiers.stored import to_json
 from publications.models import BibtexImport, Publication
 from publications.tasks import review_bibtex_upload, run_bibtex_import
 
@@ -74,7 +76,7 @@ def can_import(model_admin: PublicationModelAdmin, request: HttpRequest) -> bool
 
 def import_bibtex_view(model_admin: PublicationModelAdmin, request: HttpRequest) -> HttpResponse:
     """Upload or paste BibTeX, review what each entry would do, leave some out, confirm."""
-    _check_permission(model_admin, request)
+    check_permission(model_admin, request)
     if request.method == "POST" and "confirm" in request.POST:
         return _confirm_bibtex_import(model_admin, request)
     if request.method == "POST":
@@ -100,13 +102,17 @@ def import_bibtex_status_view(
 ) -> HttpResponse:
     """Where a large upload's reading or a confirmed import stands; refreshes itself until
     it has finished. A large upload's review, once the worker has made it, is shown here."""
-    _check_permission(model_admin, request)
+    check_permission(model_admin, request)
     job = BibtexImport.objects.filter(pk=job_id).first()
     if job is None or (job.state == BibtexImport.State.REVIEWED and not job.review):
         raise Http404("No such import.")
     if job.state == BibtexImport.State.REVIEWED:
         return _render_review(model_admin, request, ReviewPage.stored(job), job=job)
     if request.method == "POST" and "review-again" in request.POST and job.text:
+        if job.source == BibtexImport.Source.IDENTIFIERS:
+            return review_entries(
+                model_admin, request, read_entries(text=job.text, source=job.source)
+            )
         return _review(model_admin, request, job.text)
     if request.method == "POST" and "start-again" in request.POST:
         return _start_again(request, job)
@@ -124,7 +130,7 @@ def import_bibtex_status_view(
     return TemplateResponse(request, "admin/publications/import_bibtex_status.html", context)
 
 
-def _check_permission(model_admin: PublicationModelAdmin, request: HttpRequest) -> None:
+def check_permission(model_admin: PublicationModelAdmin, request: HttpRequest) -> None:
     if not (can_import(model_admin, request) and model_admin.has_change_permission(request)):
         raise PermissionDenied
 
@@ -159,7 +165,9 @@ def _confirm_bibtex_import(
         return redirect("admin:publications_publication_changelist")
     if refusal is not None:
         # The review that refused it, made as the database is now, to be confirmed again.
-        again = record_review(text=ran.text, review=refusal, user=_editor(request))
+        again = record_review(
+            text=ran.text, review=refusal, user=_editor(request), source=ran.source
+        )
         page = ReviewPage.of(refusal, skipped=skipped)
         return _render_review(model_admin, request, page, job=again, error=ran.message)
     return redirect(_status_url(ran))
@@ -194,6 +202,21 @@ def _review(
     return _render_review(model_admin, request, ReviewPage.of(review), job=job)
 
 
+def review_entries(
+    model_admin: PublicationModelAdmin, request: HttpRequest, bibliography: Bibliography
+) -> HttpResponse:
+    """The review of entries read from identifiers or the services' exports, kept on their
+    job as JSON: the same page, confirmed by the same form, as a BibTeX upload's."""
+    review = review_bibliography(bibliography=bibliography)
+    job = record_review(
+        text=to_json(bibliography),
+        review=review,
+        user=_editor(request),
+        source=BibtexImport.Source.IDENTIFIERS,
+    )
+    return _render_review(model_admin, request, ReviewPage.of(review), job=job)
+
+
 def _render_review(
     model_admin: PublicationModelAdmin,
     request: HttpRequest,
@@ -205,7 +228,9 @@ def _render_review(
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
-        "title": "Review the BibTeX import",
+        "title": "Review the import"
+        if job.source == BibtexImport.Source.IDENTIFIERS
+        else "Review the BibTeX import",
         "review": page,
         "job": job,
         "error": error,

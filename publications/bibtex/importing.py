@@ -8,10 +8,11 @@ from django.utils.text import slugify
 from simple_history.utils import bulk_create_with_history
 
 from directory.addresses import hidden_address
+from directory.identifiers import ARXIV_ABS
 from directory.validation import validate_rows
 from directory.versions import record_snapshot
 from people.services import save_with_history
-from publications.bibtex.reading import Progress, parse_bibtex
+from publications.bibtex.reading import BibEntry, Bibliography, Progress, parse_bibtex
 from publications.bibtex.review import (
     Decision,
     Review,
@@ -58,6 +59,17 @@ def import_bibtex(
     can report it where other connections see it.
     """
     bibliography = parse_bibtex(text, progress=progress)
+    return import_bibliography(bibliography=bibliography, keys=keys, progress=progress)
+
+
+def import_bibliography(
+    *,
+    bibliography: Bibliography,
+    keys: Collection[str] | None = None,
+    progress: Progress | None = None,
+) -> ImportResult:
+    """import_bibtex() of entries already read: from a .bib file, or from identifiers and the
+    services' exports (publications/identifiers/)."""
     if progress:
         progress("Saving", 0, len(bibliography.entries))
     with transaction.atomic():
@@ -156,17 +168,26 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
     # nor post_save, which would do these
     refresh_citation_key(publication.pk)
     refresh_search_text(publication.pk)
-    if entry.url:
-        is_pdf = entry.url.lower().endswith(".pdf")
-        link = PublicationLink(
-            publication=publication,
-            position=1,
-            kind=PublicationLink.Kind.PDF if is_pdf else PublicationLink.Kind.OTHER,
-            url=entry.url,
-        )
+    for position, (kind, url) in enumerate(_links(entry), start=1):
+        link = PublicationLink(publication=publication, position=position, kind=kind, url=url)
         save_with_history(link, reason=IMPORTED, user=None)
     record_snapshot(publication)  # its first version, with the authors and link just made
     return publication
+
+
+def _links(entry: BibEntry) -> list[tuple[str, str]]:
+    """The entry's PDF, arXiv page and web address, each once, as links of their kind."""
+    links: list[tuple[str, str]] = []
+    if entry.pdf_url:
+        links.append((PublicationLink.Kind.PDF, entry.pdf_url))
+    if entry.arxiv_id:
+        links.append((PublicationLink.Kind.ARXIV, f"{ARXIV_ABS}{entry.arxiv_id}"))
+    if entry.url and entry.url not in (url for _, url in links):
+        is_pdf = entry.url.lower().endswith(".pdf")
+        links.append(
+            (PublicationLink.Kind.PDF if is_pdf else PublicationLink.Kind.OTHER, entry.url)
+        )
+    return links
 
 
 def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:

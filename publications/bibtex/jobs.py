@@ -31,10 +31,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from publications.bibtex.importing import ImportRefused, ImportResult, import_bibtex
+from publications.bibtex.importing import ImportRefused, ImportResult, import_bibliography
 from publications.bibtex.limits import count_entries
-from publications.bibtex.reading import Progress, parse_bibtex
+from publications.bibtex.reading import Bibliography, Progress, parse_bibtex
 from publications.bibtex.review import Review, review_bibliography
+from publications.identifiers.stored import from_json
 from publications.models import BibtexImport, Publication
 
 logger = logging.getLogger(__name__)
@@ -133,11 +134,23 @@ def _delete_old_reviews() -> None:
     ).delete()
 
 
-def record_review(*, text: str, review: Review, user: User) -> BibtexImport:
-    """Keep a reviewed file until it is confirmed, with the keys that were importable then."""
+def record_review(
+    *, text: str, review: Review, user: User, source: str = BibtexImport.Source.BIBTEX
+) -> BibtexImport:
+    """Keep a reviewed file until it is confirmed, with the keys that were importable then.
+    `source` says what `text` holds: BibTeX, or entries read from identifiers as JSON."""
     _delete_old_reviews()
     keys = review.importable_keys if review.can_import else []
-    return BibtexImport.objects.create(created_by=user, text=text, importable_keys=keys)
+    return BibtexImport.objects.create(
+        created_by=user, text=text, importable_keys=keys, source=source
+    )
+
+
+def read_entries(*, text: str, source: str, progress: Progress | None = None) -> Bibliography:
+    """A job's entries: its BibTeX read, or the entries read from identifiers read back."""
+    if source == BibtexImport.Source.IDENTIFIERS:
+        return from_json(text)
+    return parse_bibtex(text, progress=progress)
 
 
 def queue_review(*, text: str, user: User) -> BibtexImport:
@@ -231,7 +244,10 @@ def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Revie
     job = BibtexImport.objects.get(pk=job_id)
     progress = _reporter(job_id, state=State.RUNNING)
     try:
-        result = import_bibtex(text=job.text, keys=chosen_keys(job), progress=progress)
+        bibliography = read_entries(text=job.text, source=job.source, progress=progress)
+        result = import_bibliography(
+            bibliography=bibliography, keys=chosen_keys(job), progress=progress
+        )
     except WorkerStopped:
         job.refresh_from_db()
         return job, None

@@ -103,6 +103,12 @@ class BibEntry:
     eprint_type: str
     problems: tuple[str, ...]
     warnings: tuple[str, ...]
+    # Read from what Crossref, arXiv, ORCID, dblp and OpenAlex answer (publications/identifiers/):
+    # the arXiv id without its version, a PDF's address, and each author's ORCID iD in author
+    # order ("" where none is given).
+    arxiv_id: str = ""
+    pdf_url: str = ""
+    orcids: tuple[str, ...] = ()
 
 
 # What a long import tells its progress page: a phase, entries done, entries in all.

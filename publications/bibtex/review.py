@@ -8,12 +8,13 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
+from directory.identifiers import arxiv_id
 from directory.text import fold
 from people.models import ExternalPerson, Person
 from people.names import normalize_name
 from publications.bibtex.reading import BibEntry, Bibliography, Problem
 from publications.bibtex.venues import KnownVenue, VenueMatcher
-from publications.models import Publication, Venue
+from publications.models import Publication, PublicationLink, Venue
 from publications.services import AuthorNames, author_name_index
 
 PROCEEDINGS_TYPES = {"inproceedings", "conference", "proceedings"}
@@ -70,8 +71,12 @@ class AuthorMatch:
     unlinked_reason: str = ""
 
     @classmethod
-    def of(cls, name: str, people: AuthorNames) -> "AuthorMatch":
-        who = people.get(normalize_name(name))
+    def of(
+        cls, name: str, people: AuthorNames, by_orcid: Person | ExternalPerson | None = None
+    ) -> "AuthorMatch":
+        """`by_orcid`: whom the author's ORCID iD, where the source gives one, names; it
+        decides before the name does."""
+        who = by_orcid or people.get(normalize_name(name))
         if isinstance(who, ExternalPerson):
             return cls(name, None, who)
         return cls(name, who, unlinked_reason="" if who else people.why_unlinked(name))
@@ -202,10 +207,11 @@ class Review:
 def review_bibliography(*, bibliography: Bibliography) -> Review:
     """What importing each entry would do, compared with every publication, venue and member.
 
-    An entry is a duplicate of a publication with the same DOI, or with the same normalized title
-    and year; it is a likely update when it would change that publication's year, venue, DOI or
-    type, or when only its title matches (a preprint now published, say). Runs three queries,
-    whatever the number of entries.
+    An entry is a duplicate of a publication with the same DOI, the same arXiv id (in its
+    links), or the same normalized title and year; it is a likely update when it would change
+    that publication's year, venue, DOI or type, or when only its title matches (a preprint now
+    published, say). Runs four queries, whatever the number of entries, and two more when
+    entries give authors' ORCID iDs.
     """
     existing = list(Publication.objects.select_related("venue").order_by("pk"))
     by_doi = {
@@ -217,8 +223,10 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
         title = normalize_title(publication.title)
         by_title_year.setdefault((title, publication.year), publication)
         by_title.setdefault(title, publication)
+    by_arxiv = _publications_by_arxiv_id({publication.pk: publication for publication in existing})
     venues = VenueIndex(Venue.objects.all())
     people = author_name_index()
+    by_orcid = _people_by_orcid(bibliography)
 
     seen_in_file: dict[object, str] = {}
     reviewed = []
@@ -231,23 +239,35 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
             type=publication_type,
             status=_status(entry),
             venue=venue,
-            authors=tuple(AuthorMatch.of(name, people) for name in entry.authors),
+            authors=tuple(
+                AuthorMatch.of(name, people, by_orcid.get(orcid) if orcid else None)
+                for name, orcid in zip(entry.authors, _orcids(entry), strict=True)
+            ),
         )
         title = normalize_title(entry.title)
         doi = entry.doi.casefold()
+        arxiv = ("arxiv", entry.arxiv_id.casefold()) if entry.arxiv_id else None
         if entry.problems:
             reviewed.append(item)
             continue
-        if earlier := (doi and seen_in_file.get(doi)) or seen_in_file.get((title, entry.year)):
+        if earlier := (
+            (doi and seen_in_file.get(doi))
+            or (arxiv and seen_in_file.get(arxiv))
+            or seen_in_file.get((title, entry.year))
+        ):
             reason = f"entry “{earlier}” above"
             reviewed.append(replace(item, decision=Decision.DUPLICATE, reason=reason))
             continue
         seen_in_file[(title, entry.year)] = entry.key
         if doi:
             seen_in_file[doi] = entry.key
+        if arxiv:
+            seen_in_file[arxiv] = entry.key
 
         if doi and doi in by_doi:
             match, why = by_doi[doi], "same DOI"
+        elif arxiv and arxiv[1] in by_arxiv:
+            match, why = by_arxiv[arxiv[1]], "same arXiv id"
         elif (title, entry.year) in by_title_year:
             match, why = by_title_year[(title, entry.year)], "same title and year"
         elif title in by_title:
@@ -266,6 +286,39 @@ def review_bibliography(*, bibliography: Bibliography) -> Review:
                 replace(item, decision=Decision.DUPLICATE, existing=match, reason=reason)
             )
     return Review(entries=tuple(reviewed), problems=bibliography.problems)
+
+
+def _publications_by_arxiv_id(publications: dict[int, Publication]) -> dict[str, Publication]:
+    """Each arXiv id the publications' links name (any version, abs or pdf page). One query."""
+    links = PublicationLink.objects.filter(url__icontains="arxiv.org/").values_list(
+        "publication_id", "url"
+    )
+    found: dict[str, Publication] = {}
+    for publication_id, url in links.order_by("publication_id", "position"):
+        if (paper := arxiv_id(url)) and publication_id in publications:
+            found.setdefault(paper.casefold(), publications[publication_id])
+    return found
+
+
+def _people_by_orcid(bibliography: Bibliography) -> dict[str, Person | ExternalPerson]:
+    """Members and external people by ORCID iD, when an entry gives authors' iDs (entries read
+    from identifiers may; BibTeX gives none, and then nothing is queried)."""
+    orcids = {orcid for entry in bibliography.entries for orcid in entry.orcids if orcid}
+    if not orcids:
+        return {}
+    found: dict[str, Person | ExternalPerson] = {}
+    for external in ExternalPerson.objects.filter(orcid__in=orcids):
+        found[external.orcid] = external
+    for person in Person.objects.filter(orcid__in=orcids):
+        found[person.orcid] = person  # a member before an external record with the same iD
+    return found
+
+
+def _orcids(entry: BibEntry) -> tuple[str, ...]:
+    """Each author's ORCID iD in author order, "" where none is known."""
+    if len(entry.orcids) == len(entry.authors):
+        return entry.orcids
+    return ("",) * len(entry.authors)
 
 
 def normalize_title(title: str) -> str:

@@ -235,8 +235,8 @@ def test_an_unknown_venue_would_be_created_with_its_abbreviation_and_kind():
 
 
 def test_the_review_runs_a_fixed_number_of_queries(django_assert_num_queries):
-    """Publications, venues, members and external people (whose names a member's may share)
-    are each read once, whatever the number of entries."""
+    """Publications, the links naming arXiv papers, venues, members and external people (whose
+    names a member's may share) are each read once, whatever the number of entries."""
     make_person(name="Hang Zhu")
     make_publication(title="Existing")
     text = "\n".join(
@@ -244,7 +244,7 @@ def test_the_review_runs_a_fixed_number_of_queries(django_assert_num_queries):
         for number in range(30)
     )
     bibliography = parse_bibtex(text)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         review_bibliography(bibliography=bibliography)
 
 

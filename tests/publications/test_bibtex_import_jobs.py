@@ -231,14 +231,14 @@ def test_an_import_failed_as_stopped_while_it_still_ran_saves_nothing(
     settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 1
     confirm(editor_client, review(editor_client, many(3)))
     job = BibtexImport.objects.get()
-    real_import = bibtex_jobs.import_bibtex
+    real_import = bibtex_jobs.import_bibliography
 
     def slow_import(**arguments):
         worker_died(job, state="running", phase="Saving", silent_for=timedelta(minutes=10))
         editor_client.get(status_url(job))  # a look at its page meanwhile
         return real_import(**arguments)
 
-    monkeypatch.setattr(bibtex_jobs, "import_bibtex", slow_import)
+    monkeypatch.setattr(bibtex_jobs, "import_bibliography", slow_import)
     run_import(job.pk)
 
     job.refresh_from_db()

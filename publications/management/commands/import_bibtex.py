@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -5,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from publications.bibtex import (
     Decision,
     ImportRefused,
+    ImportResult,
     Review,
     import_bibtex,
     parse_bibtex,
@@ -36,6 +38,12 @@ class Command(BaseCommand):
         self.print_review(review)
         if not review.entries and not review.problems:
             raise CommandError(f"No BibTeX entry was found in {file}.")
+        self.import_reviewed(review, run_import=lambda: import_bibtex(text=text), dry_run=dry_run)
+
+    def import_reviewed(
+        self, review: Review, *, run_import: Callable[[], ImportResult], dry_run: bool
+    ) -> None:
+        """What follows a printed review, for this command and import_works alike."""
         if not review.can_import:
             raise CommandError("Nothing was imported: fix the problems above and run again.")
         if dry_run:
@@ -50,7 +58,7 @@ class Command(BaseCommand):
             )
             return
         try:
-            result = import_bibtex(text=text)
+            result = run_import()
         except ImportRefused as refused:
             raise CommandError(str(refused)) from None
         self.stdout.write(
@@ -63,7 +71,8 @@ class Command(BaseCommand):
     def print_review(self, review: Review) -> None:
         for item in review.entries:
             entry = item.entry
-            self.stdout.write(f"[{item.decision}] {entry.key} (line {entry.line}): {entry.title}")
+            where = f" (line {entry.line})" if entry.line else ""
+            self.stdout.write(f"[{item.decision}] {entry.key}{where}: {entry.title}")
             venue = ""
             if item.venue:
                 venue = f"new venue {item.venue}" if item.venue.is_new else str(item.venue)

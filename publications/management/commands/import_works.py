@@ -1,0 +1,56 @@
+from pathlib import Path
+
+from django.core.management.base import CommandError
+
+from publications.bibtex import review_bibliography
+from publications.bibtex.importing import import_bibliography
+from publications.identifiers.documents import MAX_DOCUMENT_BYTES, Unreadable, too_large
+from publications.identifiers.fetching import default_fetch
+from publications.identifiers.gathering import FORMATS, gather, read_export
+from publications.identifiers.pasted import recognise
+from publications.management.commands import import_bibtex
+
+
+class Command(import_bibtex.Command):
+    help = (
+        "Add publications by identifier: DOIs, arXiv ids, an ORCID iD, a dblp person key or an "
+        "OpenAlex author id (asked of the services only when IDENTIFIER_FETCHING is on), or a "
+        "file those services export. Prints what each work would do, as import_bibtex does, "
+        "then imports every new work and update in one transaction."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "identifiers", nargs="*", help="DOIs, arXiv ids, ORCID iDs, dblp keys, OpenAlex ids."
+        )
+        parser.add_argument("--file", type=Path, help=f"An export instead: {FORMATS}.")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Print the review and import nothing."
+        )
+
+    def handle(self, *, identifiers: list[str], file: Path | None, dry_run: bool, **options):
+        if bool(identifiers) == bool(file):
+            raise CommandError("Give identifiers or --file, one of the two.")
+        if file is not None:
+            try:
+                if file.stat().st_size > MAX_DOCUMENT_BYTES:
+                    raise CommandError(too_large(file.stat().st_size, what=str(file)))
+                bibliography = read_export(file.read_bytes(), name=str(file))
+            except OSError as error:
+                raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+            except Unreadable as unreadable:
+                raise CommandError(str(unreadable)) from None
+        else:
+            found, refused = recognise("\n".join(identifiers))
+            gathered = gather(found, fetch=default_fetch()) if not refused else None
+            problems = refused or (gathered.problems if gathered else [])
+            if problems or gathered is None:
+                raise CommandError("\n".join(problems))
+            bibliography = gathered.bibliography()
+        review = review_bibliography(bibliography=bibliography)
+        self.print_review(review)
+        self.import_reviewed(
+            review,
+            run_import=lambda: import_bibliography(bibliography=bibliography),
+            dry_run=dry_run,
+        )
