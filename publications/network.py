@@ -68,6 +68,13 @@ class CoauthorNetwork:
         return draw_network(self.people, self.pairs, centre=centre)
 
 
+def in_scope(publications: models.QuerySet[Publication]) -> models.Exists:
+    """An author row's paper is among `publications`: looked up per member's row (a few
+    thousand), where `publication IN (every paper in scope)` had SQLite cross the list of
+    members with the list of papers (20 x 200,000 index searches)."""
+    return models.Exists(publications.filter(pk=models.OuterRef("publication")))
+
+
 def coauthor_pairs(
     publications: models.QuerySet[Publication], people: list[int]
 ) -> list[Edge[int]]:
@@ -76,7 +83,7 @@ def coauthor_pairs(
     rows of the same paper, grouped by the two members, each pair once (lower id first)."""
     rows = (
         Authorship.objects.filter(
-            publication__in=publications.values("pk"),
+            in_scope(publications),
             person__in=people,
             # In one filter(): both conditions are on the same other author row.
             publication__authorships__person__in=people,
@@ -95,8 +102,7 @@ def coauthor_network(publications: models.QuerySet[Publication]) -> CoauthorNetw
     the pairs among them. Two queries, whatever the number of papers."""
     members = (
         Authorship.objects.filter(
-            publication__in=publications.values("pk"),
-            person__in=Person.objects.published().values("pk"),
+            in_scope(publications), person__in=Person.objects.published().values("pk")
         )
         .order_by()
         .values_list("person", "person__name", "person__slug")
