@@ -72,6 +72,9 @@ PAGES = [
     "/publications/export.bib?year={year}",
     "/people/{member}/",
     "/people/",
+    # The co-author network (issue 29): the lab's, then the busiest year's.
+    "/network/",
+    "/network/?year_min={year}&year_max={year}",
     "/news/",
     "/",
 ]

@@ -129,6 +129,12 @@ class Lab(ValidatedModel):
         ),
     )
     about = MarkdownField(blank=True, help_text="The home page's introduction. Markdown.")
+    contact_email = models.EmailField(
+        "contact email",
+        blank=True,
+        help_text="Where visitors write when a page does not work for them, e.g. with a screen "
+        "reader. Named on the accessibility statement.",
+    )
     about_html = RenderedMarkdownField(source="about")
 
     objects = LabQuerySet.as_manager()

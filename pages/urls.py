@@ -8,7 +8,17 @@ from django.urls import include, path, re_path
 
 from news.feeds import NewsFeed
 from pages.sitemaps import SITEMAPS
-from pages.views import areas, groups, home, news, people, publications, search
+from pages.views import (
+    accessibility,
+    areas,
+    groups,
+    home,
+    network,
+    news,
+    people,
+    publications,
+    search,
+)
 from publications.feeds import PublicationFeed
 
 people_urls = [
@@ -49,6 +59,8 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("search/", search.search, name="search"),
+    path("network/", network.network, name="network"),
+    path("accessibility/", accessibility.statement, name="accessibility"),
     path("robots.txt", home.robots_txt, name="robots-txt"),
     path("favicon.ico", home.favicon, name="favicon"),
     path("healthz", home.healthz, name="healthz"),

@@ -35,9 +35,10 @@ def department(request, django_db_setup, django_db_blocker):
         # their links (2); the listing: choices of venue, member and area, count, the page's
         # ids, its entries' rows with authors, awards and links (citation keys are stored on
         # them), five aggregates (venue, type, member, area, the years and their chart), the
-        # award count; news with their people (2).
-        ("/groups/group-1/", 24),
-        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 24),
+        # award count; news with their people (2); the co-author network (its members, their
+        # pairs).
+        ("/groups/group-1/", 26),
+        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 26),
         # lab, role, group and area choices, people, their links, a count per group and area.
         ("/people/", 8),
         ("/people/?group=group-1&area=area-2&role=phd-students", 8),
@@ -47,8 +48,9 @@ def department(request, django_db_setup, django_db_blocker):
         ("/publications/", 18),
         ("/publications/?group=group-0&group=group-2&area=area-1&venue=V2", 18),
         # lab, area, people with their links, groups, papers' ids, their entries' rows with
-        # authors, awards and links, their count per year (the chart and the total).
-        ("/areas/area-0/", 11),
+        # authors, awards and links, their count per year (the chart and the total), the
+        # co-author network (its members, their pairs).
+        ("/areas/area-0/", 13),
     ],
 )
 def test_department_pages_run_a_fixed_number_of_queries(client, department, url, queries):
@@ -60,7 +62,7 @@ def test_a_profile_with_advisors_students_and_groups_runs_a_fixed_number_of_quer
 ):
     """As for any profile (tests/pages/test_people_pages.py): its prefetches and lists."""
     leader = department["people"][0]
-    assert count_queries(client, leader.get_absolute_url()) == 23
+    assert count_queries(client, leader.get_absolute_url()) == 25
 
 
 def test_the_group_facet_counts_each_groups_papers(client, department):

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from directory.charts import year_chart
 from directory.site_cache import cached
+from pages.views.network import network_context, network_url
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.entries import listed
 from publications.models import Publication
@@ -48,5 +49,7 @@ def area(request, slug):
                 per_year,
                 link=lambda year: f"{all_of_them}&year_min={year}&year_max={year}",
             ),
+            **network_context(("area", area.pk), publications),
+            "network_url": network_url("area", area.slug),
         },
     )

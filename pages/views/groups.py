@@ -7,6 +7,7 @@ from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, render
 
 from news.models import NewsItem
+from pages.views.network import network_context, network_url
 from pages.views.publications import listing_context
 from people.models import Membership, Person, ResearchArea, ResearchGroup
 from publications.models import Publication
@@ -58,5 +59,9 @@ def group(request, slug):
             .order_by("name"),
             "news_items": NewsItem.objects.published().of_group(group).for_listing()[:GROUP_NEWS],
             "export_query": export_query,
+            **network_context(
+                ("group", group.pk), Publication.objects.published().of_groups(group)
+            ),
+            "network_url": network_url("group", group.slug),
         },
     )

@@ -12,6 +12,7 @@ from directory.filters import canonical_choice
 from directory.pdf_renders import pdf_response
 from directory.site_cache import cached
 from news.models import NewsItem
+from pages.views.network import network_context, network_url
 from people.filters import PersonFilter, facet_options
 from people.models import Person
 from publications.entries import listed
@@ -96,6 +97,7 @@ def profile(request, slug):
         ),
     )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
+    network = network_context(("person", person.pk), publications, centre=person.pk)
     return render(
         request,
         "people/person_detail.html",
@@ -114,6 +116,8 @@ def profile(request, slug):
             "coauthors": coauthors,
             "external_coauthors": external_coauthors,
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
+            **network,
+            "network_url": network_url("person", person.slug),
         },
     )
 

@@ -100,3 +100,13 @@ document.querySelectorAll(".js-copy").forEach((button) => {
     }
   });
 });
+
+// Escape closes the Abstract or Cite panel that holds the focus, and gives the focus back to
+// the panel's button, where Enter or Space opens it again.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  const panel = document.activeElement?.closest("details.publication__more[open]");
+  if (!panel) return;
+  panel.open = false;
+  panel.querySelector(":scope > summary")?.focus();
+});

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from directory.accessibility import NU, VIEWPORTS, pages_checked_by
 from tests.tools import chromium_path
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -32,7 +33,6 @@ CHROMIUM_ARGS = [
 ]
 STAFF_USER = "browser-editor"
 STAFF_PASSWORD = "a-long-browser-test-password"
-VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", PROJECT / "test-artifacts" / "screenshots"))
 
 
@@ -139,7 +139,8 @@ def site_url(server_environment) -> str:
         yield url
 
 
-GROUP = "/groups/ml-systems/"
+# The group page the accessibility checks visit (directory/accessibility.py), which ADD_GROUP makes.
+GROUP = pages_checked_by(NU)["group"].path
 ADD_GROUP = """
 from people.models import Departure, Membership, Person, ResearchArea, ResearchGroup
 group = ResearchGroup.objects.create(

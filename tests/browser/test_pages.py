@@ -4,21 +4,11 @@ the screen, with no broken image. Screenshots of each are written to SCREENSHOTS
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from directory.accessibility import AXE, AXE_BLOCKING_IMPACTS, SCHEMES, pages_checked_by
 from tests.browser.conftest import SCREENSHOTS, broken_images, has_horizontal_scroll
 
-PAGES = {
-    "home": "/",
-    "people": "/people/",
-    "profile": "/people/hang-zhu/",
-    "publications": "/publications/",
-    "publications-filtered": "/publications/?venue=NSDI&year=2024",
-    "publication": "/publications/causalmesh/",
-    "news": "/news/",
-    "news-item": "/news/jet-long-accepted-to-neurips-2026/",
-    "search": "/search/?q=zhang",
-    "not-found": "/no-such-page/",
-}
-BLOCKING_IMPACTS = {"serious", "critical"}
+# The page types and checks the accessibility statement lists (/accessibility/).
+PAGES = pages_checked_by(AXE)
 
 axe = Axe()
 
@@ -29,18 +19,20 @@ def blocking_violations(page) -> list[str]:
         f"{violation['id']} ({violation['impact']}): "
         + "; ".join(node["target"][0] for node in violation["nodes"][:5])
         for violation in results.response["violations"]
-        if violation["impact"] in BLOCKING_IMPACTS
+        if violation["impact"] in AXE_BLOCKING_IMPACTS
     ]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("name", list(PAGES))
 def test_page_is_accessible_fits_the_screen_and_has_no_broken_image(
-    page, viewport_name, name, scheme
+    request, page, viewport_name, name, scheme
 ):
+    if PAGES[name].needs_group:
+        request.getfixturevalue("research_group")
     page.emulate_media(color_scheme=scheme)
-    response = page.goto(PAGES[name])
-    assert response.status == (404 if name == "not-found" else 200)
+    response = page.goto(PAGES[name].path)
+    assert response.status == PAGES[name].status
     page.wait_for_load_state("load")
 
     assert blocking_violations(page) == []

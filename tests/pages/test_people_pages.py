@@ -199,9 +199,9 @@ class PeoplePagesQueryCountTests(TestCase):
         """the person's id, lab, person with group, six CV prefetches, five department prefetches (advisors,
         students, collaborators, groups, areas), the selection (its ids, then its entries' rows
         with three prefetches), the count per year (the chart and the total), co-authors in and
-        outside the lab, news: no query per publication, author or entry. (The citation keys
-        are stored on the rows.)"""
-        assert count_queries(self.client, self.subject.get_absolute_url()) == 23
+        outside the lab, news, the co-author network (its members, then their pairs): no query
+        per publication, author or entry. (The citation keys are stored on the rows.)"""
+        assert count_queries(self.client, self.subject.get_absolute_url()) == 25
 
 
 class PeoplePagesQueryCountAtManyRowsTests(PeoplePagesQueryCountTests):

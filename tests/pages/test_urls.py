@@ -27,6 +27,8 @@ PUBLIC_PAGES = [
     ("groups:detail", {"slug": "systems"}, "/groups/systems/"),
     ("areas:index", {}, "/areas/"),
     ("areas:detail", {"slug": "networks"}, "/areas/networks/"),
+    ("network", {}, "/network/"),
+    ("accessibility", {}, "/accessibility/"),
 ]
 
 FEEDS = [

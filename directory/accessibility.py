@@ -1,0 +1,114 @@
+"""What the site's accessibility checks cover: the one list that the browser tests parametrise
+themselves from and that the accessibility statement (/accessibility/) shows, so the statement
+says what the tests run, no more and no less (tests/pages/test_accessibility_statement.py
+compares it with what pytest collects).
+"""
+
+from dataclasses import dataclass
+
+STANDARD = "WCAG 2.2 at level AA"
+STANDARD_URL = "https://www.w3.org/TR/WCAG22/"
+
+# Screen sizes every page type is checked at, in CSS pixels.
+VIEWPORTS: dict[str, dict[str, int]] = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1440, "height": 900},
+}
+# The colour schemes a visitor's system may ask for (prefers-color-scheme).
+SCHEMES = ("light", "dark")
+# axe's findings of these impacts fail the tests; minor and moderate ones are not checked.
+AXE_BLOCKING_IMPACTS = ("serious", "critical")
+
+AXE = "axe"  # axe-core, every rule (WCAG 2.0, 2.1 and 2.2, A and AA, colour contrast included)
+NU = "nu"  # the W3C's Nu HTML Checker: no error
+
+
+@dataclass(frozen=True)
+class PageType:
+    name: str  # the tests' parameter id
+    label: str  # as the statement names it
+    path: str
+    checks: frozenset[str] = frozenset({AXE, NU})
+    status: int = 200
+    # Shown by the site only once staff add a research group (the seed has none): the browser
+    # tests add one for the modules that check these pages.
+    needs_group: bool = False
+
+
+BOTH = frozenset({AXE, NU})
+PAGE_TYPES = [
+    PageType("home", "Home page", "/"),
+    PageType("people", "People", "/people/"),
+    PageType("profile", "A member's profile", "/people/hang-zhu/"),
+    PageType("profile-with-advisors", "A student's profile, with advisors", "/people/zerui-wang/", frozenset({NU})),
+    PageType("cv", "A member's CV", "/people/hang-zhu/cv/"),
+    PageType("publications", "Publications", "/publications/"),
+    PageType("publications-filtered", "Publications, filtered by venue and year", "/publications/?venue=NSDI&year=2024"),
+    PageType("publications-by-words", "Publications, filtered by words and type", "/publications/?q=cache&type=conference-paper", frozenset({NU})),
+    PageType("publication", "A publication", "/publications/causalmesh/"),
+    PageType("news", "News", "/news/"),
+    PageType("news-item", "A news item", "/news/jet-long-accepted-to-neurips-2026/"),
+    PageType("groups", "Research groups", "/groups/", needs_group=True),
+    PageType("group", "A research group", "/groups/ml-systems/", needs_group=True),
+    PageType("areas", "Research areas", "/areas/", needs_group=True),
+    PageType("area", "A research area", "/areas/ml-systems-area/", needs_group=True),
+    PageType("network", "The co-author network", "/network/"),
+    PageType("search", "Site search results", "/search/?q=zhang"),
+    PageType("search-news", "Site search finding news", "/search/?q=jet", frozenset({NU})),
+    PageType("search-empty", "Site search before searching", "/search/", frozenset({NU})),
+    PageType("accessibility", "This accessibility statement", "/accessibility/"),
+    PageType("not-found", "Page not found", "/no-such-page/", status=404),
+    PageType("admin-login", "Staff sign-in", "/admin/login/", frozenset({NU})),
+    PageType("api-docs", "The API's documentation", "/api/docs", frozenset({NU})),
+]  # fmt: skip
+
+
+def pages_checked_by(check: str) -> dict[str, PageType]:
+    """The page types `check` runs on, by name."""
+    return {page.name: page for page in PAGE_TYPES if check in page.checks}
+
+
+@dataclass(frozen=True)
+class Journey:
+    test: str  # the test function in tests/browser/test_keyboard.py
+    description: str
+
+
+# Done with the keyboard alone (Tab, Shift+Tab, Enter, Space, Escape), at both screen sizes.
+KEYBOARD_JOURNEYS = [
+    Journey(
+        "test_skip_link_then_every_filter_control_by_keyboard",
+        "The skip link, then every control of the publication filters: words, a venue, the years.",
+    ),
+    Journey(
+        "test_apply_a_facet_then_remove_its_chip_by_keyboard",
+        "Applying a filter of the publication list, then removing it with its chip.",
+    ),
+    Journey(
+        "test_abstract_and_cite_panels_open_and_close_by_keyboard",
+        "Opening and closing a paper's Abstract and Cite panels, focus staying on their buttons.",
+    ),
+    Journey(
+        "test_site_search_by_keyboard",
+        "Searching the site from the header and following a result.",
+    ),
+    Journey(
+        "test_chart_bars_are_links_reached_by_keyboard",
+        "Reaching each bar of a profile's chart of publications per year, and following one.",
+    ),
+    Journey(
+        "test_admin_author_order_has_keyboard_moves",
+        "In the admin, moving a paper's author up and down without dragging.",
+    ),
+]
+
+LIMITATIONS = [
+    "Automated checks find only part of the problems a person meets; pages are also tried by "
+    "hand with the keyboard, but not yet regularly with every screen reader.",
+    "axe findings rated minor or moderate do not stop a release.",
+    "The CV as PDF may not carry the structure a screen reader needs: its web page, "
+    "the CV's HTML version, has the same content.",
+    "The co-author network is a picture; the table under it says the same for screen readers.",
+    "The site is in English only; names and titles in other scripts are shown as written.",
+    "Documents linked from a page (papers' PDFs, slides) are the authors' and are not checked.",
+]

@@ -1,0 +1,89 @@
+"""/network/: who wrote papers with whom, for the whole lab or one person, group or area, in
+the years a visitor chooses; the same picture, all years, on each profile, group and area."""
+
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from directory.partial_dates import FIRST_YEAR, LAST_YEAR
+from directory.site_cache import cached
+from people.models import Person, ResearchArea, ResearchGroup
+from publications.filters import PublicationFilterForm
+from publications.models import Publication
+from publications.network import coauthor_network
+
+
+class NetworkForm(PublicationFilterForm):
+    """The years to draw; a year out of bounds or not a number is reported and left out."""
+
+    year_min = forms.IntegerField(
+        label="From year", required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR
+    )
+    year_max = forms.IntegerField(
+        label="To year", required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR
+    )
+
+
+def network_context(
+    scope: tuple[str, int],
+    publications: QuerySet[Publication],
+    *,
+    centre: int | None = None,
+    years: tuple[int | None, int | None] = (None, None),
+) -> dict[str, Any]:
+    """The network of `publications` in `years`, ready for includes/coauthor_network.html:
+    kept until the next change under `scope` and the years, so a page shows it at no query."""
+    first, last = years
+    if first is not None:
+        publications = publications.filter(year__gte=first)
+    if last is not None:
+        publications = publications.filter(year__lte=last)
+
+    def compute():
+        network = coauthor_network(publications)
+        return network, network.drawing(centre=centre)
+
+    network, drawing = cached("coauthor-network", (scope, years, centre), compute)
+    return {"network": network, "drawing": drawing}
+
+
+def network(request):
+    """/network/: the lab's co-author network, or with ?person=, ?group= or ?area= (a slug)
+    that one's, in the years ?year_min= to ?year_max=."""
+    publications = Publication.objects.published()
+    subject: Person | ResearchGroup | ResearchArea | None = None
+    centre = None
+    scope: tuple[str, int] = ("lab", 0)
+    if slug := request.GET.get("person"):
+        subject = get_object_or_404(Person.objects.published(), slug=slug)
+        publications = publications.authored_by(subject)
+        centre, scope = subject.pk, ("person", subject.pk)
+    elif slug := request.GET.get("group"):
+        subject = get_object_or_404(ResearchGroup.objects.published(), slug=slug)
+        publications, scope = publications.of_groups(subject), ("group", subject.pk)
+    elif slug := request.GET.get("area"):
+        subject = get_object_or_404(ResearchArea.objects.published(), slug=slug)
+        publications, scope = publications.in_areas(subject), ("area", subject.pk)
+    form = NetworkForm(request.GET)
+    form.is_valid()
+    cleaned = form.cleaned_data
+    years = (cleaned.get("year_min"), cleaned.get("year_max"))
+    return render(
+        request,
+        "network/network.html",
+        {
+            **network_context(scope, publications, centre=centre, years=years),
+            "form": form,
+            "subject": subject,
+            "scope_name": scope[0],
+            "corrections": getattr(form, "corrections", []),
+        },
+    )
+
+
+def network_url(kind: str, slug: str) -> str:
+    """The network page for one person, group or area, where its years can be chosen."""
+    return f"{reverse('network')}?{kind}={slug}"

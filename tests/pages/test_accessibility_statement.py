@@ -1,0 +1,130 @@
+"""/accessibility/: the accessibility statement says what the browser tests check, no more and
+no less. Its lists are compared with the tests pytest collects from tests/browser/."""
+
+import re
+import subprocess
+import sys
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from directory import accessibility
+from directory.models import Lab
+
+pytestmark = pytest.mark.django_db
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def listed(html: str, list_id: str) -> list[str]:
+    """The text of each item of the statement's list `list_id`, tags dropped."""
+    body = html.split(f'<ul id="{list_id}">', 1)[1].split("</ul>", 1)[0]
+    return [
+        unescape(re.sub(r"<[^>]+>", "", item)).strip()
+        for item in re.findall(r"<li>(.*?)</li>", body, re.S)
+    ]
+
+
+def collected(*modules: str) -> list[str]:
+    """The ids of the tests pytest collects from `modules`, as "module::test[parameters]"."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *modules,
+        ],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return [line for line in result.stdout.splitlines() if "::" in line]
+
+
+@pytest.fixture(scope="module")
+def browser_tests() -> list[str]:
+    return collected(
+        "tests/browser/test_pages.py",
+        "tests/browser/test_keyboard.py",
+        "tests/browser/test_html_checker.py",
+    )
+
+
+def test_the_statement_lists_exactly_the_pages_sizes_and_schemes_axe_checks(client, browser_tests):
+    html = client.get("/accessibility/").content.decode()
+    runs = set()
+    for test in browser_tests:
+        if test.startswith("tests/browser/test_pages.py::"):
+            parameters = test.split("[", 1)[1].rstrip("]")
+            viewport, rest = parameters.split("-", 1)
+            name, scheme = rest.rsplit("-", 1)
+            runs.add((viewport, name, scheme))
+    pages = accessibility.pages_checked_by(accessibility.AXE)
+
+    # Every page type at every size in every scheme: the statement's three lists, crossed.
+    stated_pages = listed(html, "axe-pages")
+    assert stated_pages == [f"{page.label} ({page.path})" for page in pages.values()]
+    stated_sizes = listed(html, "viewports")
+    assert stated_sizes == [
+        f"{name.capitalize()}: {size['width']} × {size['height']} pixels"
+        for name, size in accessibility.VIEWPORTS.items()
+    ]
+    assert listed(html, "schemes") == [
+        f"{scheme.capitalize()} colour scheme" for scheme in accessibility.SCHEMES
+    ]
+    assert runs == {
+        (viewport, name, scheme)
+        for viewport in accessibility.VIEWPORTS
+        for name in pages
+        for scheme in accessibility.SCHEMES
+    }
+    assert "WCAG 2.2 at level AA" in html
+
+
+def test_the_statement_lists_exactly_the_pages_the_html_checker_reads(client, browser_tests):
+    from tests.browser import test_html_checker
+
+    assert "tests/browser/test_html_checker.py::test_every_page_type_is_valid_html" in browser_tests
+    html = client.get("/accessibility/").content.decode()
+    checked = [f"{page.label} ({page.path})" for page in test_html_checker.PAGES.values()]
+    assert listed(html, "nu-pages") == checked
+
+
+def test_the_statement_lists_exactly_the_keyboard_journeys_the_suite_runs(client, browser_tests):
+    html = client.get("/accessibility/").content.decode()
+    journeys = {
+        test.split("::", 1)[1].split("[", 1)[0]: test.split("[", 1)[1].rstrip("]")
+        for test in browser_tests
+        if test.startswith("tests/browser/test_keyboard.py::")
+    }
+    assert set(journeys) == {journey.test for journey in accessibility.KEYBOARD_JOURNEYS}
+    sizes = {
+        (test.split("::", 1)[1].split("[", 1)[0], test.split("[", 1)[1].rstrip("]"))
+        for test in browser_tests
+        if test.startswith("tests/browser/test_keyboard.py::")
+    }
+    # Each at every screen size, as the statement says.
+    assert sizes == {(journey, size) for journey in journeys for size in accessibility.VIEWPORTS}
+    assert listed(html, "journeys") == [
+        journey.description for journey in accessibility.KEYBOARD_JOURNEYS
+    ]
+
+
+def test_the_statement_names_the_labs_contact_address_from_the_lab_settings(client):
+    html = client.get("/accessibility/").content.decode()
+    assert "mailto:" not in html
+    Lab.objects.filter(pk=Lab.objects.current().pk).update(contact_email="access@example.org")
+    html = client.get("/accessibility/").content.decode()
+    assert 'href="mailto:access@example.org"' in html
+
+
+def test_every_page_links_to_the_statement(client):
+    html = client.get("/").content.decode()
+    assert '<a href="/accessibility/">Accessibility</a>' in html
