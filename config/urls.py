@@ -2,14 +2,14 @@ import re
 
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.static import serve
 
 from config.api import api
 
 # The public pages (pages/urls.py) at the root, with their namespaces; none of their paths
 # begins with "api/" or "admin/".
-urlpatterns = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("pages.urls")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

@@ -319,15 +319,16 @@ class AreaPage(PageOut[AreaSummaryOut]):
 
 def group_summary(group: ResearchGroup, request: HttpRequest) -> dict:
     """Reads what ResearchGroup.objects.for_index() adds: the count, leaders and areas."""
+    # Set on each row by for_index() (a prefetch to_attr and an annotation), not fields.
+    areas, leaders = group.published_areas, group.current_leaders  # type: ignore[attr-defined]
     return {
         **page_link(group, group.name, request),
         "short_description": group.short_description,
-        "areas": [page_link(area, area.name, request) for area in group.published_areas],
+        "areas": [page_link(area, area.name, request) for area in areas],
         "leaders": [
-            page_link(membership.person, membership.person.name, request)
-            for membership in group.current_leaders
+            page_link(membership.person, membership.person.name, request) for membership in leaders
         ],
-        "member_count": group.member_count,
+        "member_count": group.member_count,  # type: ignore[attr-defined]
     }
 
 

@@ -67,7 +67,7 @@ class PersonForm(AliasesForm):
         return user
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data
         if cleaned.get("accept_pending_aliases") and "pending_aliases" in cleaned:
             waiting = cleaned["pending_aliases"].splitlines()
             if refusals := aliases_taken(aliases=waiting, record=self.instance):

@@ -196,7 +196,7 @@ def venue_data(venue: Venue, request: HttpRequest) -> dict:
         "full_name": venue.full_name,
         "name": venue.display_name,
         "kind": venue.kind,
-        "publication_count": venue.publication_count,
+        "publication_count": venue.publication_count,  # type: ignore[attr-defined]  # annotated
         "publications": api_list("api:list_publications", request, venue=venue.short_name),
     }
 

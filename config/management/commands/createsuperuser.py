@@ -7,6 +7,7 @@ stops with the validators' messages and creates nothing.
 """
 
 import os
+from typing import Any
 
 from django.contrib.auth.management.commands import createsuperuser
 from django.contrib.auth.password_validation import validate_password
@@ -15,15 +16,16 @@ from django.core.management.base import CommandError
 
 
 class Command(createsuperuser.Command):
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> str | None:
         password = os.environ.get("DJANGO_SUPERUSER_PASSWORD")
         if not options["interactive"] and password is not None:
+            model: Any = self.UserModel  # the project's user model, known only at run time
             fields = {
                 name: options.get(name) or os.environ.get(f"DJANGO_SUPERUSER_{name.upper()}")
-                for name in (self.UserModel.USERNAME_FIELD, *self.UserModel.REQUIRED_FIELDS)
+                for name in (model.USERNAME_FIELD, *model.REQUIRED_FIELDS)
             }
             try:
-                validate_password(password, self.UserModel(**fields))
+                validate_password(password, model(**fields))
             except exceptions.ValidationError as error:
                 raise CommandError(
                     "DJANGO_SUPERUSER_PASSWORD is refused: " + " ".join(error.messages)

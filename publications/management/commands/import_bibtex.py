@@ -17,7 +17,9 @@ from publications.bibtex import (
 class Command(BaseCommand):
     help = (
         "Import publications from a BibTeX file: prints what each entry would do (new, "
-        "duplicate, likely update), then imports every new entry and update in one transaction."
+        "duplicate, likely update), then imports every new entry in one transaction. A likely "
+        "update changes a paper already on the site: it is imported from the admin's review page, "
+        "where an editor ticks it."
     )
 
     def add_arguments(self, parser):
@@ -51,8 +53,8 @@ class Command(BaseCommand):
             return
         if not review.ticked_keys:
             self.stdout.write(
-                "Nothing to import by default: import entries that move a paper to another "
-                "venue from the admin's review page, where each is ticked by hand."
+                "Nothing to import by default: import likely updates from the admin's review "
+                "page, where each is ticked by hand."
                 if review.importable_keys
                 else "Nothing to import."
             )

@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import CommandError
 
@@ -16,7 +17,8 @@ class Command(import_bibtex.Command):
         "Add publications by identifier: DOIs, arXiv ids, an ORCID iD, a dblp person key or an "
         "OpenAlex author id (asked of the services only when IDENTIFIER_FETCHING is on), or a "
         "file those services export. Prints what each work would do, as import_bibtex does, "
-        "then imports every new work and update in one transaction."
+        "then imports every new work in one transaction (likely updates from the admin's review "
+        "page, where an editor ticks them)."
     )
 
     def add_arguments(self, parser):
@@ -28,7 +30,10 @@ class Command(import_bibtex.Command):
             "--dry-run", action="store_true", help="Print the review and import nothing."
         )
 
-    def handle(self, *, identifiers: list[str], file: Path | None, dry_run: bool, **options):
+    def handle(self, *args: object, **options: Any) -> None:
+        identifiers: list[str] = options["identifiers"]
+        file: Path | None = options["file"]
+        dry_run: bool = options["dry_run"]
         if bool(identifiers) == bool(file):
             raise CommandError("Give identifiers or --file, one of the two.")
         if file is not None:
