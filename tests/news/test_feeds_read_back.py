@@ -55,6 +55,28 @@ def test_every_entry_of_the_publication_feed_has_an_updated_time_even_without_a_
     assert "published" not in undated  # no year, no date of publication made up
 
 
+def test_a_paper_known_to_its_year_is_published_at_no_invented_day_and_updated_when_it_changed(
+    client,
+):
+    paper = make_publication(title="Of 2026", year=2026, authors=["Hang Zhu"])
+    changed = paper.history.latest().history_date
+    (entry,) = read_feed(client, "/publications/feed/").entries
+    assert "published" not in entry  # not 2026-01-01
+    assert entry.updated_parsed[:6] == changed.utctimetuple()[:6]
+
+
+def test_news_is_published_on_its_day_only_when_its_day_is_known(client):
+    make_news(title="In July", date="2026-07")
+    make_news(title="In 2026", date="2026")
+    on_the_day = make_news(title="On the 25th", date="2026-07-25")
+    entries = {entry.title: entry for entry in read_feed(client, "/news/feed/").entries}
+    assert "published" not in entries["In July"]  # not 2026-07-01
+    assert "published" not in entries["In 2026"]  # not 2026-01-01
+    assert entries["On the 25th"].published_parsed[:3] == (2026, 7, 25)
+    changed = on_the_day.history.latest().history_date
+    assert entries["On the 25th"].updated_parsed[:6] == changed.utctimetuple()[:6]
+
+
 def test_every_entry_of_the_news_feed_has_what_rfc_4287_requires_without_people(client):
     make_news(title="About nobody in particular")
     feed = read_feed(client, "/news/feed/")
