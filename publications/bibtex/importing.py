@@ -139,6 +139,7 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         status=item.status,
         doi=entry.doi,
         abstract=entry.abstract,
+        publisher=entry.publisher,
     )
     save_with_history(publication, reason=IMPORTED, user=None)
     authorships = [
