@@ -5,6 +5,8 @@ that can hold them: biblatex's name annotation in BibTeX, CSL-JSON's `note`, sch
 import csv
 import io
 import json
+import subprocess
+from xml.etree import ElementTree
 
 import pytest
 
@@ -54,3 +56,21 @@ def test_a_paper_without_marks_carries_none(client):
     assert "author+an" not in client.get(f"/publications/{paper.slug}.bib").content.decode()
     (item,) = json.loads(client.get("/publications/export.json").content)
     assert "note" not in item
+
+
+@pytest.mark.needs("biber")
+def test_biber_reads_the_equal_contribution_annotation_of_the_first_two_authors(
+    client, paper, tmp_path
+):
+    (tmp_path / "refs.bib").write_bytes(client.get(f"/publications/{paper.slug}.bib").content)
+    run = subprocess.run(
+        ["biber", "--tool", "--output-format=biblatexml", "refs.bib"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout
+    xml = ElementTree.parse(tmp_path / "refs_bibertool.bltxml")
+    annotations = xml.iter("{http://biblatex-biber.sourceforge.net/biblatexml}annotation")
+    marks = [(a.get("field"), a.get("item"), a.text) for a in annotations]
+    assert marks == [("author", "1", "equal"), ("author", "2", "equal")]
