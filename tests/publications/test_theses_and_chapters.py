@@ -113,3 +113,8 @@ def test_the_bibtex_import_keeps_a_chapters_publisher():
     assert len(result.created) == 1, result
     paper = Publication.objects.get(title="Schedulers for Deep Learning")
     assert (paper.type, paper.publisher) == (Publication.Type.BOOK_CHAPTER, "Springer")
+
+
+def test_staff_enter_a_chapters_publisher_in_the_admin(editor_client, chapter):
+    html = editor_client.get(f"/admin/publications/publication/{chapter.pk}/change/").content
+    assert b'name="publisher" value="Springer"' in html
