@@ -173,7 +173,13 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
 def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
     publication = item.existing
     assert publication is not None, "an update names the publication it updates"
-    values = {"year": item.entry.year, "venue": venue, "doi": item.entry.doi, "type": item.type}
+    values = {
+        "year": item.entry.year,
+        "venue": venue,
+        "doi": item.entry.doi,
+        "type": item.type,
+        "publisher": item.entry.publisher,
+    }
     for change in item.changes:
         setattr(publication, change.field, values[change.field])
     publication._change_reason = IMPORTED  # type: ignore[attr-defined]  # simple-history reads it

@@ -118,3 +118,23 @@ def test_the_bibtex_import_keeps_a_chapters_publisher():
 def test_staff_enter_a_chapters_publisher_in_the_admin(editor_client, chapter):
     html = editor_client.get(f"/admin/publications/publication/{chapter.pk}/change/").content
     assert b'name="publisher" value="Springer"' in html
+
+
+def test_a_bibtex_import_gives_an_existing_chapter_the_publisher_its_entry_names():
+    venue = make_venue(short_name="HDC", full_name="Handbook of Distributed Computing")
+    paper = make_publication(
+        title="Schedulers for Deep Learning",
+        type=Publication.Type.BOOK_CHAPTER,
+        venue=venue,
+        year=2023,
+        authors=["Zerui Wang"],
+    )
+    result = import_bibtex(
+        text="@incollection{wang2023,\n  author = {Zerui Wang},\n"
+        "  title = {Schedulers for Deep Learning},\n"
+        "  booktitle = {Handbook of Distributed Computing (HDC)},\n"
+        "  publisher = {Springer},\n  year = {2023}\n}\n"
+    )
+    assert [updated.pk for updated in result.updated] == [paper.pk]
+    paper.refresh_from_db()
+    assert paper.publisher == "Springer"
