@@ -4,6 +4,7 @@ import datetime
 
 from django.urls import reverse
 
+from directory.partial_dates import DatePrecision
 from news.filters import NewsFilter
 from news.models import NewsItem
 from publications.feeds import FilteredFeed
@@ -16,7 +17,9 @@ class NewsFeed(FilteredFeed):
     feed follows their papers, and `?group=` a research group's news (its page's News); a value
     the news page would ignore is a 400 (FilteredFeed), and a member without news an empty feed.
 
-    A news item is dated the first day its date stands for: "Jul 2026" is 1 July 2026.
+    A news item dated to the day is published that day; one dated "Jul 2026" or "2026" has no
+    <published> (Atom's dates are full dates, and the first of the month would be invented).
+    Every entry is updated when its row last changed (FilteredFeed.with_change_time).
     """
 
     def filterset(self, request):
@@ -41,7 +44,7 @@ class NewsFeed(FilteredFeed):
         return reverse("news:feed") + selection.query
 
     def items(self, selection):
-        return selection.filterset.qs[:FEED_ITEMS]
+        return self.with_change_time(selection.filterset.qs)[:FEED_ITEMS]
 
     def item_title(self, item):
         return item.title
@@ -50,10 +53,12 @@ class NewsFeed(FilteredFeed):
         return item.body_html
 
     def item_pubdate(self, item):
+        if item.date.precision != DatePrecision.DAY:
+            return None
         return datetime.datetime.combine(item.date.first_day(), datetime.time(), datetime.UTC)
 
     def item_updateddate(self, item):
-        return self.item_pubdate(item)
+        return item.changed_at
 
     def item_author_name(self, item):
         return ", ".join(person.name for person in item.people.all()) or None

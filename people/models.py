@@ -946,10 +946,11 @@ class Advising(OrderedRow):
 
     @property
     def period(self) -> str:
-        """Its own dates, or else its degree's ("2017 – 2022")."""
+        """Its own dates, "" without them: never its degree's, which a source gives for the
+        degree, not for the advising (a student may change advisors during a degree)."""
         if self.start or self.end:
             return format_period(self.start, self.end, self.is_current)
-        return self.degree.period if self.degree else ""
+        return ""
 
     def clean(self):
         degree = self.degree

@@ -313,7 +313,7 @@ class PublicationAdmin(MemberScopedAdmin):
     fieldsets = [
         (None, {"fields": ["title", "slug", ("venue", "year"), ("type", "status")]}),
         ("On the site", {"fields": ["is_published", "is_featured"]}),
-        ("Details", {"fields": ["doi", "abstract", "areas"]}),
+        ("Details", {"fields": ["doi", "publisher", "abstract", "areas"]}),
     ]
     inlines = [AuthorshipInline, AwardInline, LinkInline]
 

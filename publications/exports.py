@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
 from django.db.models import Model, QuerySet
@@ -83,10 +83,14 @@ CSL_TYPES: dict[str, str] = {
     Type.PREPRINT: "article",  # CSL's type for preprints and working papers
     Type.OTHER: "document",
 }
+# What CSL styles print as the kind of a work that its CSL type does not say. A thesis is only
+# "Thesis": the site records no degree (the BibTeX import reads phdthesis and mastersthesis alike).
+CSL_GENRES: dict[str, str] = {Type.POSTER: "Poster", Type.THESIS: "Thesis"}
 CSV_COLUMNS = [
     "citation_key",
     "title",
     "authors",
+    "equal_contribution",
     "year",
     "venue",
     "venue_full_name",
@@ -96,6 +100,7 @@ CSV_COLUMNS = [
     "url",
     "pdf_url",
     "awards",
+    "publisher",
 ]
 
 # Accents become LaTeX, each accented letter in braces of its own ({\'e}, {\~n}): classic BibTeX
@@ -188,7 +193,7 @@ def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) 
         if loaded:
             return {
                 row.publication.pk: _bibtex_text(
-                    BibtexPaper.of(row.publication), row.key, row.authors, row.pdf_url
+                    BibtexPaper.of(row.publication), row.key, row.authors, row.pdf_url, row.equal
                 )
                 for row in _rows([loaded[pk] for pk in missing])
             }
@@ -200,19 +205,23 @@ def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) 
         else:
             source = Publication.objects.filter(pk__in=missing)
         wanted = set(missing)
-        authors = _values_by_publication([], "authorships", "name", among=source)
+        authors = _values_by_publication(
+            [], "authorships", ("name", "equal_contribution"), among=source
+        )
         pdfs = _values_by_publication(
             [], "links", "url", among=source, kind=PublicationLink.Kind.PDF
         )
         entries = {}
         for paper in BibtexPaper.read(source):
             if paper.pk in wanted:
-                names = authors[paper.pk]
+                names = [name for name, _ in authors[paper.pk]]
+                equal = [name for name, equal in authors[paper.pk] if equal]
                 # What citation_keys() gives a row that has no key yet, from the names read here.
                 key = paper.citation_key or base_citation_key(
                     first_author=next(iter(names), ""), year=paper.year, title=paper.title
                 )
-                entries[paper.pk] = _bibtex_text(paper, key, names, next(iter(pdfs[paper.pk]), ""))
+                pdf = next(iter(pdfs[paper.pk]), "")
+                entries[paper.pk] = _bibtex_text(paper, key, names, pdf, equal)
         return entries
 
     return cached_each("publication-bibtex", parts=(), ids=ids, render=write)
@@ -230,6 +239,7 @@ class BibtexPaper(NamedTuple):
     status: str
     doi: str
     citation_key: str
+    publisher: str
     venue: str  # its display name, "" without one
 
     @classmethod
@@ -266,6 +276,7 @@ class Row:
     authors: list[str]
     pdf_url: str
     awards: list[str]
+    equal: list[str]  # the authors marked as equal contributors, in author order
 
 
 def _rows(publications: Iterable[Publication]) -> list[Row]:
@@ -273,16 +284,17 @@ def _rows(publications: Iterable[Publication]) -> list[Row]:
     award names: three queries in all, or none when they are prefetched (a page's "Cite")."""
     publications = list(publications)
     keys = citation_keys(publications)
-    authors = _values_by_publication(publications, "authorships", "name")
+    authors = _values_by_publication(publications, "authorships", ("name", "equal_contribution"))
     pdfs = _values_by_publication(publications, "links", "url", kind=PublicationLink.Kind.PDF)
     awards = _values_by_publication(publications, "awards", "name")
     return [
         Row(
             publication=publication,
             key=keys[publication.pk],
-            authors=authors[publication.pk],
+            authors=[name for name, _ in authors[publication.pk]],
             pdf_url=next(iter(pdfs[publication.pk]), ""),
             awards=awards[publication.pk],
+            equal=[name for name, equal in authors[publication.pk] if equal],
         )
         for publication in publications
     ]
@@ -291,22 +303,25 @@ def _rows(publications: Iterable[Publication]) -> list[Row]:
 def _values_by_publication(
     publications: list[Publication],
     related_name: str,
-    field: str,
+    field: str | tuple[str, ...],
     *,
     among: QuerySet[Publication] | None = None,
     **filters: object,
-) -> dict[int, list[str]]:
+) -> dict[int, list[Any]]:
     """One field of a publication part (authorships, links, awards), by publication, in the
-    parts' order. Reads the prefetched parts when every publication has them; else one query
+    parts' order; several fields (a tuple) as a tuple each. Reads the prefetched parts when every publication has them; else one query
     that builds no model object: a year's export has ten thousand authors. That query reads
     the parts of the `publications`, or of those `among` selects when it is given."""
-    values: dict[int, list[str]] = defaultdict(list)
+    fields = field if isinstance(field, tuple) else (field,)
+    values: dict[int, list[Any]] = defaultdict(list)
     if among is None and all(
         related_name in getattr(p, "_prefetched_objects_cache", {}) for p in publications
     ):
         for publication in publications:
             values[publication.pk] = [
-                getattr(part, field)
+                tuple(getattr(part, name) for name in fields)
+                if isinstance(field, tuple)
+                else getattr(part, field)
                 for part in getattr(publication, related_name).all()
                 if all(getattr(part, name) == value for name, value in filters.items())
             ]
@@ -317,24 +332,34 @@ def _values_by_publication(
     rows = (
         model._default_manager.filter(publication__in=papers, **filters)
         .order_by("publication", "position")
-        .values_list("publication", field)
+        .values_list("publication", *fields)
     )
-    for publication, value in rows:
-        values[publication].append(value)
+    for publication, *value in rows:
+        values[publication].append(tuple(value) if isinstance(field, tuple) else value[0])
     return values
 
 
-def _bibtex_text(paper: BibtexPaper, key: str, authors: list[str], pdf_url: str) -> str:
+def _bibtex_text(
+    paper: BibtexPaper, key: str, authors: list[str], pdf_url: str, equal: list[str]
+) -> str:
     entry_type = BIBTEX_TYPES[paper.type] if paper.venue else "misc"
     fields = []
     if authors:
         fields.append(("author", " and ".join(map(_bibtex_name, authors))))
+    if equal:
+        # biblatex's data annotation of names ("1=equal; 2=equal", by the author's place in
+        # the list): styles can mark them; classic BibTeX and pandoc skip the field.
+        places = [str(place) for place, name in enumerate(authors, start=1) if name in equal]
+        fields.append(("author+an", "; ".join(f"{place}=equal" for place in places)))
     # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
     fields.append(("title", "{" + _latex(paper.title) + "}"))
     if paper.venue:
         # Braced whole, as the title: CSL processors (pandoc, citeproc) otherwise change the
         # case of a venue's name ("IEEE S&P" read as "IEEE s&p").
         fields.append((BIBTEX_VENUE_FIELDS[entry_type], "{" + _latex(paper.venue) + "}"))
+    if paper.publisher:
+        # Braced whole as the venue: a publisher's name keeps its case ("ACM", "de Gruyter").
+        fields.append(("publisher", "{" + _latex(paper.publisher) + "}"))
     if paper.year:
         fields.append(("year", str(paper.year)))
     if paper.doi:
@@ -440,6 +465,12 @@ def _verbatim(text: str) -> str:
     return _text(text).replace("{", "").replace("}", "")
 
 
+def equal_contribution_note(equal: list[str]) -> str:
+    """The equal-contribution marks in words, for a format without a field for them (CSL's
+    `note`, schema.org's `creditText`): "Equal contribution: Yihao Zhao, Xiaoxiang Zhang." """
+    return f"Equal contribution: {', '.join(equal)}." if equal else ""
+
+
 def _note(publication: "Publication | BibtexPaper") -> str:
     """What BibTeX has no field for, in words the import reads back."""
     words = []
@@ -469,9 +500,14 @@ def ris_records(publications: Iterable[Publication], *, base_url: str) -> dict[i
         tags += [("AU", _family_first(name)) for name in row.authors]
         if publication.year:
             tags.append(("PY", str(publication.year)))
-        if publication.venue:
+        if publication.venue and publication.type == Type.THESIS:
+            # A thesis is in no container: its university publishes it (RIS's PB).
+            tags.append(("PB", publication.venue.display_name))
+        elif publication.venue:
             tags.append(("T2", publication.venue.display_name))
             tags.append(("J2", publication.venue.short_name))
+        if publication.publisher:
+            tags.append(("PB", publication.publisher))
         if publication.doi:
             tags.append(("DO", publication.doi))
         tags.append(("UR", base_url + publication.get_absolute_url()))
@@ -507,11 +543,17 @@ def csl_json_items(publications: Iterable[Publication], *, base_url: str) -> dic
         }
         if publication.year:
             item["issued"] = {"date-parts": [[publication.year]]}
-        if publication.venue:
+        if publication.venue and publication.type == Type.THESIS:
+            # A thesis is in no container: its university publishes it, and CSL styles print
+            # the genre ("[Thesis]. Johns Hopkins University").
+            item["publisher"] = publication.venue.display_name
+        elif publication.venue:
             item["container-title"] = publication.venue.display_name
             item["container-title-short"] = publication.venue.short_name
-        if publication.type == Type.POSTER:
-            item["genre"] = "Poster"
+        if publication.publisher:
+            item["publisher"] = publication.publisher
+        if publication.type in CSL_GENRES:
+            item["genre"] = CSL_GENRES[publication.type]
         if publication.status == Publication.Status.ACCEPTED:
             item["status"] = "forthcoming"
         if publication.doi:
@@ -519,6 +561,8 @@ def csl_json_items(publications: Iterable[Publication], *, base_url: str) -> dic
         item["URL"] = base_url + publication.get_absolute_url()
         if abstract := plain_text(publication.abstract_html):
             item["abstract"] = abstract
+        if note := equal_contribution_note(row.equal):
+            item["note"] = note
         # JSON could escape control characters, but its readers would print them as they are.
         text = json.dumps(without_control_characters(item), ensure_ascii=False, indent=2)
         # No line of it is blank (a line break inside a value is escaped): each is indented.
@@ -554,6 +598,7 @@ def csv_rows(publications: Iterable[Publication], *, base_url: str) -> dict[int,
             row.key,
             publication.title,
             "; ".join(row.authors),
+            "; ".join(row.equal),
             publication.year or "",
             venue.short_name if venue else "",
             venue.full_name if venue else "",
@@ -563,6 +608,7 @@ def csv_rows(publications: Iterable[Publication], *, base_url: str) -> dict[int,
             base_url + publication.get_absolute_url(),
             row.pdf_url,
             "; ".join(row.awards),
+            publication.publisher,
         ]
         writer.writerow([_spreadsheet_safe(_text(str(value))) for value in cells])
         lines[publication.pk] = output.getvalue()

@@ -1,6 +1,5 @@
 """An Atom feed of the publication list, narrowed by the same filters as /publications/."""
 
-import datetime
 from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
@@ -12,7 +11,6 @@ from django.urls import reverse
 from directory.feeds import XmlSafeAtom1Feed
 from directory.filters import FilterSet
 from directory.models import Lab
-from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
 
@@ -57,6 +55,16 @@ class FilteredFeed(Feed):
         filterset = request.feed_filters
         return Selection(filterset, filters_query(filterset), Lab.objects.current().name)
 
+    @staticmethod
+    def with_change_time(queryset):
+        """The rows, each with `changed_at`: when it last changed (its history), else now. An
+        entry's <updated> is that time, the one date every record has to its second: RFC 4287
+        wants a full date and time, and a date known to the year or month has none."""
+        history = queryset.model.history.filter(id=OuterRef("pk")).order_by("-history_date")
+        return queryset.annotate(
+            changed_at=Coalesce(Subquery(history.values("history_date")[:1]), Now())
+        )
+
     def author_name(self, selection):
         """The lab: RFC 4287 requires an author of every entry, and an entry without one of its
         own (a paper without authors, news about nobody in particular) takes the feed's."""
@@ -66,10 +74,9 @@ class FilteredFeed(Feed):
 class PublicationFeed(FilteredFeed):
     """`/publications/feed/?author=hang-zhu` follows one member's papers, `?venue=NSDI` a venue's.
 
-    Publications only have a year, so an entry is dated the first of January of its year (what
-    readers sort by); an undated one is published at no date rather than an invented one, and
-    updated when its row last changed (its history), else now: RFC 4287 requires every entry
-    to say when it was updated.
+    Publications only have a year, and Atom's dates are full dates and times: an entry has no
+    <published> rather than an invented first of January, and is updated when its row last
+    changed (FilteredFeed.with_change_time). Its year is in its summary.
     """
 
     def filterset(self, request):
@@ -91,9 +98,7 @@ class PublicationFeed(FilteredFeed):
         return reverse("publications:feed") + selection.query
 
     def items(self, selection):
-        last_change = Publication.history.filter(id=OuterRef("pk")).order_by("-history_date")
-        changed_at = Coalesce(Subquery(last_change.values("history_date")[:1]), Now())
-        return selection.filterset.qs.annotate(changed_at=changed_at)[:FEED_ITEMS]
+        return self.with_change_time(selection.filterset.qs)[:FEED_ITEMS]
 
     def item_title(self, publication):
         return publication.title
@@ -106,13 +111,8 @@ class PublicationFeed(FilteredFeed):
     def item_author_name(self, publication):
         return authors(publication) or None
 
-    def item_pubdate(self, publication):
-        if publication.year is None or not FIRST_YEAR <= publication.year <= LAST_YEAR:
-            return None  # unknown, or a year stored before years were checked (0, 99999)
-        return datetime.datetime(publication.year, 1, 1, tzinfo=datetime.UTC)
-
     def item_updateddate(self, publication):
-        return self.item_pubdate(publication) or publication.changed_at
+        return publication.changed_at
 
     def item_categories(self, publication):
         categories = [publication.get_type_display()]

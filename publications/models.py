@@ -304,6 +304,12 @@ class Publication(PublicPage):
         Venue, on_delete=models.PROTECT, null=True, blank=True, related_name="publications"
     )
     type = models.CharField(max_length=20, choices=Type.choices, default=Type.CONFERENCE_PAPER)
+    publisher = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text='Who published the book a chapter is in, e.g. "Springer". A thesis names its '
+        "university as its venue.",
+    )
     status = models.CharField(
         "publication stage",
         max_length=20,
@@ -481,8 +487,8 @@ class Authorship(PublicationPart):
     link_declined = models.BooleanField(
         "kept unlinked",
         default=False,
-        help_text="Someone took this author off a member's profile: it is not linked to a "
-        "member by its name again.",
+        help_text="Someone took this author off a member's profile, or no source says this "
+        "author is the person of that name: it is not linked to anyone by its name again.",
     )
 
     objects = AuthorshipQuerySet.as_manager()  # type: ignore[misc]

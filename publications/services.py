@@ -69,8 +69,9 @@ def link_authors(
     """Link each author row that names nobody yet to the member or external person whose
     name or alias it is printed with; save those rows (each with its history).
 
-    A row someone took off a member's profile (`link_declined`) is not linked to a member by
-    its name again. When a member saves (`saved_by`), only their own name is linked to a
+    A row someone took off a member's profile (`link_declined`) is not linked by its name
+    again, to a member or an external person: a namesake no source says is the same person
+    (the survey's "Xin Jin", fixtures/NOTES.md) stays unlinked. When a member saves (`saved_by`), only their own name is linked to a
     member: a row naming another member is proposed to that member (`proposed_person`), since
     which papers a profile lists is its owner's decision, or an editor's. An external person
     has no profile to decide for, so a row printed with their name is linked whoever saves.
@@ -82,7 +83,7 @@ def link_authors(
         if authorship.person_id is not None or authorship.external_id is not None:
             continue
         who = index.get(normalize_name(authorship.name))
-        if isinstance(who, ExternalPerson):
+        if isinstance(who, ExternalPerson) and not authorship.link_declined:
             authorship.external = who
             authorship.save(update_fields=["external"])
         elif not isinstance(who, Person) or authorship.link_declined:

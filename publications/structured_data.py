@@ -4,13 +4,17 @@
 from directory.markdown import plain_text
 from directory.structured_data import described
 from people.structured_data import person_reference
+from publications.exports import equal_contribution_note
 from publications.models import Publication, Venue
 
 
 def scholarly_article(publication: Publication, *, request) -> dict:
-    """Reads only what Publication.objects.for_listing() prefetched."""
+    """Reads only what Publication.objects.for_listing() prefetched. A thesis is schema.org's
+    Thesis, its university the organization it comes from (`sourceOrganization`), not a
+    work it is part of."""
+    is_thesis = publication.type == Publication.Type.THESIS
     data = {
-        **described("ScholarlyArticle", publication, request=request),
+        **described("Thesis" if is_thesis else "ScholarlyArticle", publication, request=request),
         "headline": publication.title,
         "name": publication.title,
         "author": [
@@ -20,9 +24,17 @@ def scholarly_article(publication: Publication, *, request) -> dict:
             for authorship in publication.authorships.all()
         ],
     }
+    equal = [a.name for a in publication.authorships.all() if a.equal_contribution]
+    if credit := equal_contribution_note(equal):
+        data["creditText"] = credit  # schema.org has no mark of its own for equal contribution
     if publication.year:
         data["datePublished"] = str(publication.year)
-    if venue := publication.venue:
+    if (venue := publication.venue) and is_thesis:
+        data["sourceOrganization"] = {
+            "@type": "Organization",
+            "name": venue.full_name or venue.short_name,
+        }
+    elif venue:
         is_journal = venue.kind == Venue.Kind.JOURNAL
         data["isPartOf"] = {
             "@type": "Periodical" if is_journal else "CreativeWork",
@@ -32,6 +44,8 @@ def scholarly_article(publication: Publication, *, request) -> dict:
         # page; like the page's label, it is left out when it would repeat the name ("arXiv").
         if venue.display_name != venue.short_name:
             data["isPartOf"]["alternateName"] = venue.short_name
+    if publication.publisher:
+        data["publisher"] = {"@type": "Organization", "name": publication.publisher}
     if publication.doi:
         data["identifier"] = {
             "@type": "PropertyValue",

@@ -99,6 +99,12 @@ TOOLS = {
         ("biber",),
         lambda: executable(shutil.which("biber")),
     ),
+    "jing": Tool(
+        "jing",
+        "checking both Atom feeds against RFC 4287's RELAX NG schema",
+        ("jing",),
+        lambda: executable(shutil.which("jing")),
+    ),
     "pandoc": Tool(
         "pandoc",
         "reading the BibTeX export back as citeproc does",

@@ -55,11 +55,19 @@ def role_address(request, filterset: PersonFilter) -> HttpResponsePermanentRedir
     return HttpResponsePermanentRedirect(f"{request.path}?{query.urlencode()}")
 
 
-# A profile shows a short selection, featured first; all of them are the publication list
-# filtered by the person.
+# A profile shows a few papers, featured first, then the newest; all of them are the
+# publication list filtered by the person.
 PROFILE_SELECTED = 8
 PROFILE_NEWS = 10
 PROFILE_COLLABORATORS = 10
+
+
+def publications_heading(*, shown: int, count: int, featured: bool) -> str:
+    """What the profile's list is, said honestly: nobody selects a person's papers, the profile
+    shows the papers staff featured first, then the newest. "Publications" when it shows all."""
+    if count <= shown:
+        return "Publications"
+    return "Featured and newest publications" if featured else "Newest publications"
 
 
 def profile(request, slug):
@@ -82,7 +90,7 @@ def profile(request, slug):
     # Aggregates over every paper of the person (thousands for a prolific member of a
     # department), and the selection, which sorts all of them to find the first few: kept
     # until the next change (the selection's entries are kept by publications.entries).
-    per_year, coauthors, external_coauthors, selected = cached(
+    per_year, coauthors, external_coauthors, selected, featured = cached(
         "profile-aggregates",
         person.pk,
         lambda: (
@@ -94,6 +102,8 @@ def profile(request, slug):
                     :PROFILE_SELECTED
                 ]
             ),
+            # Featured papers come first, so the list shows one if the person has any.
+            publications.filter(is_featured=True).exists(),
         ),
     )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
@@ -105,6 +115,9 @@ def profile(request, slug):
             "person": person,
             "publications": selected,
             "publication_count": sum(per_year.values()),
+            "publications_heading": publications_heading(
+                shown=len(selected), count=sum(per_year.values()), featured=featured
+            ),
             "all_publications_url": all_of_them,
             # Drawn only when the profile's kept chart is out of date.
             "chart": SimpleLazyObject(

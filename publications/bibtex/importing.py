@@ -151,6 +151,7 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         status=item.status,
         doi=entry.doi,
         abstract=entry.abstract,
+        publisher=entry.publisher,
     )
     save_with_history(publication, reason=IMPORTED, user=None)
     authorships = [
@@ -193,7 +194,13 @@ def _links(entry: BibEntry) -> list[tuple[str, str]]:
 def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
     publication = item.existing
     assert publication is not None, "an update names the publication it updates"
-    values = {"year": item.entry.year, "venue": venue, "doi": item.entry.doi, "type": item.type}
+    values = {
+        "year": item.entry.year,
+        "venue": venue,
+        "doi": item.entry.doi,
+        "type": item.type,
+        "publisher": item.entry.publisher,
+    }
     for change in item.changes:
         setattr(publication, change.field, values[change.field])
     publication._change_reason = IMPORTED  # type: ignore[attr-defined]  # simple-history reads it

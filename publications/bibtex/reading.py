@@ -51,7 +51,10 @@ from publications.models import Authorship, Publication, PublicationLink, Venue
 
 # Where an entry names its venue, most specific first.
 VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "howpublished", "school", "institution")
-READ_FIELDS = {"title", "author", "year", "date", "doi", "url", "abstract", "note", *VENUE_FIELDS}
+READ_FIELDS = {
+    *("title", "author", "year", "date", "doi", "url", "abstract", "note", "publisher"),
+    *VENUE_FIELDS,
+}
 
 
 def _max_length(model: type[Model], name: str) -> int:
@@ -101,6 +104,7 @@ class BibEntry:
     abstract: str
     note: str
     eprint_type: str
+    publisher: str
     problems: tuple[str, ...]
     warnings: tuple[str, ...]
     # Read from what Crossref, arXiv, ORCID, dblp and OpenAlex answer (publications/identifiers/):
@@ -290,6 +294,7 @@ def _read_entry(entry: Entry) -> BibEntry:
         abstract=abstract.strip() if isinstance(abstract, str) else "",
         note=text("note"),
         eprint_type=text("archiveprefix") or text("eprinttype"),
+        publisher=text("publisher"),
         problems=tuple(problems),
         warnings=tuple(warnings),
     )
@@ -316,8 +321,14 @@ def _validation_problems(entry: BibEntry) -> tuple[str, ...]:
     long. Checked here, before anything is stored, so the review names the entry and its line."""
     rows = [
         (
-            Publication(title=entry.title, year=entry.year, doi=entry.doi, abstract=entry.abstract),
-            ["title", "year", "doi", "abstract"],
+            Publication(
+                title=entry.title,
+                year=entry.year,
+                doi=entry.doi,
+                abstract=entry.abstract,
+                publisher=entry.publisher,
+            ),
+            ["title", "year", "doi", "abstract", "publisher"],
         ),
         (Venue(full_name=entry.venue[:FULL_NAME_MAX]), ["full_name"]),
         *((Authorship(name=name), ["name"]) for name in entry.authors),

@@ -337,6 +337,8 @@ def _changes(
         changes.append(Change("venue", "venue", str(publication.venue or ""), str(venue)))
     if entry.doi and entry.doi.casefold() != publication.doi.casefold():
         changes.append(Change("doi", "DOI", publication.doi, entry.doi))
+    if entry.publisher and entry.publisher != publication.publisher:
+        changes.append(Change("publisher", "publisher", publication.publisher, entry.publisher))
     if publication_type != Publication.Type.OTHER and publication_type != publication.type:
         old, new = publication.get_type_display(), Publication.Type(publication_type).label
         changes.append(Change("type", "type", old, new))

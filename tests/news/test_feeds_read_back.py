@@ -3,6 +3,8 @@
 without news, and a refusal a feed reader can show for a value no list knows; the API's news
 filter answers the same way, in JSON."""
 
+import subprocess
+from pathlib import Path
 from xml.etree import ElementTree
 
 import feedparser
@@ -15,6 +17,8 @@ from tests.factories import make_news, make_person, make_publication
 pytestmark = pytest.mark.django_db
 
 ATOM = "{http://www.w3.org/2005/Atom}"
+# RFC 4287's own schema (Appendix B), in RELAX NG's compact syntax, which jing reads.
+ATOM_SCHEMA = Path(__file__).parent.parent / "data" / "atom.rnc"
 
 
 def read_feed(client, url: str) -> feedparser.FeedParserDict:
@@ -53,6 +57,28 @@ def test_every_entry_of_the_publication_feed_has_an_updated_time_even_without_a_
     assert all(entry.get("updated_parsed") for entry in feed.entries)
     undated = next(entry for entry in feed.entries if entry.title == "Undated")
     assert "published" not in undated  # no year, no date of publication made up
+
+
+def test_a_paper_known_to_its_year_is_published_at_no_invented_day_and_updated_when_it_changed(
+    client,
+):
+    paper = make_publication(title="Of 2026", year=2026, authors=["Hang Zhu"])
+    changed = paper.history.latest().history_date
+    (entry,) = read_feed(client, "/publications/feed/").entries
+    assert "published" not in entry  # not 2026-01-01
+    assert entry.updated_parsed[:6] == changed.utctimetuple()[:6]
+
+
+def test_news_is_published_on_its_day_only_when_its_day_is_known(client):
+    make_news(title="In July", date="2026-07")
+    make_news(title="In 2026", date="2026")
+    on_the_day = make_news(title="On the 25th", date="2026-07-25")
+    entries = {entry.title: entry for entry in read_feed(client, "/news/feed/").entries}
+    assert "published" not in entries["In July"]  # not 2026-07-01
+    assert "published" not in entries["In 2026"]  # not 2026-01-01
+    assert entries["On the 25th"].published_parsed[:3] == (2026, 7, 25)
+    changed = on_the_day.history.latest().history_date
+    assert entries["On the 25th"].updated_parsed[:6] == changed.utctimetuple()[:6]
 
 
 def test_every_entry_of_the_news_feed_has_what_rfc_4287_requires_without_people(client):
@@ -98,6 +124,42 @@ def test_the_news_page_offers_a_member_asked_for_though_not_in_the_news(client):
     assert list(page.context["page"].object_list) == []
     assert '<option value="hang-zhu" selected>Hang Zhu</option>' in page.content.decode()
     assert NewsItem.objects.count() == 1
+
+
+def schema_errors(content: bytes, tmp_path: Path) -> list[str]:
+    """What jing finds wrong in a feed by RFC 4287's RELAX NG schema: one line an error."""
+    document = tmp_path / "feed.xml"
+    document.write_bytes(content)
+    run = subprocess.run(
+        ["jing", "-c", str(ATOM_SCHEMA), str(document)], capture_output=True, text=True
+    )
+    return [line for line in run.stdout.splitlines() if ": error: " in line]
+
+
+@pytest.mark.needs("jing")
+def test_jing_reports_an_entry_without_updated_and_a_year_as_published(tmp_path):
+    """The schema check itself: what RFC 4287 refuses, jing reports."""
+    bad = (
+        b'<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><id>x</id>'
+        b"<updated>2026-01-01T00:00:00Z</updated><author><name>a</name></author>"
+        b"<entry><title>e</title><id>y</id><published>2026</published></entry></feed>"
+    )
+    assert len(schema_errors(bad, tmp_path)) == 2
+
+
+@pytest.mark.needs("jing")
+def test_both_feeds_are_valid_by_rfc_4287s_schema_with_undated_and_month_dated_rows(
+    client, tmp_path
+):
+    make_publication(title="Dated", year=2024, authors=["Hang Zhu"])
+    make_publication(title="Undated", year=None)
+    make_news(title="In July", date="2026-07")
+    make_news(title="On the 25th", date="2026-07-25")
+    make_news(title="About nobody in particular", date="2026")
+    for url in ["/publications/feed/", "/news/feed/", "/news/feed/?year=2026"]:
+        response = client.get(url)
+        assert response.status_code == 200
+        assert schema_errors(response.content, tmp_path) == [], url
 
 
 class SeededFeedsReadBackTests(SeededTestCase):

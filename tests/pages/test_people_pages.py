@@ -98,18 +98,32 @@ class SeededPeoplePagesTests(SeededTestCase):
         assert "hangzhu16@gmail.com" not in html
         assert "mailto:" not in html
 
-    def test_profile_selects_the_newest_publications_and_links_to_all_of_them(self):
+    def test_profile_shows_the_newest_publications_titled_so_and_links_to_all_of_them(self):
         response = self.client.get("/people/hang-zhu/")
         years = [publication.year for publication in response.context["publications"]]
         assert len(years) == 8 and years == sorted(years, reverse=True)
         html = response.content.decode()
-        assert "Selected publications" in html
+        # Nobody selected them: "Selected publications" would say so.
+        assert '<h2 id="publications">Newest publications</h2>' in html
+        assert "Selected" not in html
         hang = Person.objects.filter(slug="hang-zhu")
         count = Publication.objects.published().authored_by(hang).count()
         assert (
             f'<a class="more-link" href="/publications/?author=hang-zhu">All {count} publications'
             in html
         )
+
+    def test_a_profile_with_a_featured_paper_titles_its_list_featured_and_newest(self):
+        oldest = (
+            Publication.objects.published()
+            .authored_by(Person.objects.filter(slug="hang-zhu"))
+            .order_by("year")[0]
+        )
+        Publication.objects.filter(pk=oldest.pk).update(is_featured=True)
+        response = self.client.get("/people/hang-zhu/")
+        assert response.context["publications"][0].pk == oldest.pk
+        html = response.content.decode()
+        assert '<h2 id="publications">Featured and newest publications</h2>' in html
 
     def test_profile_shows_news_and_awards(self):
         haoran = self.client.get("/people/haoran-zhang/").content.decode()
@@ -198,10 +212,11 @@ class PeoplePagesQueryCountTests(TestCase):
     def test_profile_runs_a_fixed_number_of_queries(self):
         """the person's id, lab, person with group, six CV prefetches, five department prefetches (advisors,
         students, collaborators, groups, areas), the selection (its ids, then its entries' rows
-        with three prefetches), the count per year (the chart and the total), co-authors in and
-        outside the lab, news, the co-author network (its members, then their pairs): no query
-        per publication, author or entry. (The citation keys are stored on the rows.)"""
-        assert count_queries(self.client, self.subject.get_absolute_url()) == 25
+        with three prefetches), whether any is featured (the list's heading), the count per
+        year (the chart and the total), co-authors in and outside the lab, news, the co-author
+        network (its members, then their pairs): no query per publication, author or entry.
+        (The citation keys are stored on the rows.)"""
+        assert count_queries(self.client, self.subject.get_absolute_url()) == 26
 
 
 class PeoplePagesQueryCountAtManyRowsTests(PeoplePagesQueryCountTests):

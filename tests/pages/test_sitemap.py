@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
+from lxml import etree
 
 from tests.factories import make_news, make_person, make_publication
 
@@ -74,3 +75,28 @@ def test_favicon_ico_leads_to_the_sites_icon(client):
     assert "max-age=86400" in response["Cache-Control"]
     assert response["Location"] == static("img/favicon.svg")
     assert "<svg" in Path(finders.find("img/favicon.svg")).read_text()
+
+
+# sitemaps.org's XML Schema for the protocol (0.9), as published.
+SITEMAP_SCHEMA = Path(__file__).parent.parent / "data" / "sitemap.xsd"
+
+
+def test_the_sitemap_is_valid_by_the_sitemap_protocols_xml_schema(client):
+    make_person(slug="ada")
+    make_publication(slug="paper", year=None)
+    make_news(slug="news-item", body="What happened.", date="2026-07")
+    schema = etree.XMLSchema(etree.parse(str(SITEMAP_SCHEMA)))
+    sitemap = etree.fromstring(client.get("/sitemap.xml").content)
+    valid = schema.validate(sitemap)
+    assert valid, [str(error) for error in schema.error_log]
+    assert len(sitemap) > 3
+
+
+def test_the_sitemap_schema_refuses_a_lastmod_that_is_no_date():
+    """The check itself: a sitemap with "2026-07" as a date is refused."""
+    schema = etree.XMLSchema(etree.parse(str(SITEMAP_SCHEMA)))
+    bad = etree.fromstring(
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>'
+        b"<loc>https://example.org/</loc><lastmod>2026-7</lastmod></url></urlset>"
+    )
+    assert not schema.validate(bad)
