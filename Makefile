@@ -44,10 +44,10 @@ run: install
 ## The production server (config/serve.py: granian, its time-outs and limits explained there),
 ## on HOST:PORT with the environment's settings (README, "Production"): collect the static files
 ## first. WEB_CONCURRENCY processes (2), WEB_THREADS threads each (8); the task worker (large
-## BibTeX imports, visitors' CV PDFs) beside it; Ctrl+C stops both.
+## BibTeX imports, visitors' CV PDFs) beside it, at a lower CPU priority; Ctrl+C stops both.
 serve: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; \
+	nice -n 10 $(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m config.serve
 
