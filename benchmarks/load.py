@@ -7,7 +7,8 @@ errors per page, and the saves' own count, errors and p99.
 
 The data set is benchmarks/dataset.py's (seed 1) plus the seeded profiles; the production
 server (config/serve.py: granian, 2 processes of 8 threads, DEBUG off) serves it on 127.0.0.1
-through benchmarks/http.py's `Server`. While wrk loads each page in turn (--wrk-connections
+through benchmarks/http.py's `Server`, with the task worker beside it as `make serve` runs it
+(`nice -n 10 manage.py db_worker`: it prints visitors' CV PDFs). While wrk loads each page in turn (--wrk-connections
 connections, --wrk-duration seconds each), a second process signs in as an editor and saves
 people and publications through the admin's forms, one after another, for the whole run
 (tests/live_site.py's `StaffMember`). Then, for --attack-seconds, with the editor still saving:
