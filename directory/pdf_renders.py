@@ -82,7 +82,11 @@ def pdf_response(
     if keys.current is not None and (pdf := cache.get(keys.current)) is not None:
         return pdf_answer(pdf, filename)
     if cache.add(keys.claim, True, PRINT_CLAIM_SECONDS):
-        print_later()
+        try:
+            print_later()
+        except BaseException:
+            cache.delete(keys.claim)  # queued nothing: the next request tries again
+            raise
     return previous(keys.latest, filename) or busy(BEING_PREPARED)
 
 
