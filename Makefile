@@ -33,7 +33,7 @@ screenshots: install
 	$(BIN)/python docs/screenshots.py
 
 ## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000,
-## with the task worker (large BibTeX imports) beside it; Ctrl+C stops both.
+## with the task worker (large BibTeX imports, visitors' CV PDFs) beside it; Ctrl+C stops both.
 run: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py seed
@@ -43,9 +43,12 @@ run: install
 
 ## The production server (config/serve.py: granian, its time-outs and limits explained there),
 ## on HOST:PORT with the environment's settings (README, "Production"): collect the static files
-## first. WEB_CONCURRENCY processes (2), WEB_THREADS threads each (8).
+## first. WEB_CONCURRENCY processes (2), WEB_THREADS threads each (8); the task worker (large
+## BibTeX imports, visitors' CV PDFs) beside it, at a lower CPU priority; Ctrl+C stops both.
 serve: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	nice -n 10 $(BIN)/python manage.py db_worker --no-reload --verbosity 0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m config.serve
 
 ## Install, then run every check and test.

@@ -29,9 +29,9 @@ def server_command(*, host: str, port: int) -> list[str]:
         # Processes: one per core. Each holds its own copy of the rendered entries and pages
         # (directory/site_cache.py), so more processes cost memory and cache hits.
         *("--workers", workers),
-        # Requests each process runs in Django at once: a CV PDF (seconds) or a cold page takes
-        # one, while the others keep answering. CV renders themselves are capped lower
-        # (CV_PDF_MAX_CONCURRENT_RENDERS, 2).
+        # Requests each process runs in Django at once: a cold page or an editor's CV preview
+        # takes one, while the others keep answering. Visitors' CV PDFs are printed by the task
+        # worker, editors' previews one at a time (CV_PDF_MAX_CONCURRENT_RENDERS, 1).
         *("--blocking-threads", threads),
         # A client has 5 s from the first byte of a request to the end of its headers
         # (granian's default is 30 s): a slow-header client is cut off then, and holds nothing

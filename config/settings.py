@@ -347,11 +347,12 @@ IDENTIFIER_SERVICE_URLS = {
         "openalex": "https://api.openalex.org",
     }.items()
 }
-# CV PDFs each process renders at once (each takes seconds of a CPU and a server thread);
-# a request beyond them is answered 503 with Retry-After (directory/pdf_renders.py).
-CV_PDF_MAX_CONCURRENT_RENDERS = env_int("CV_PDF_MAX_CONCURRENT_RENDERS", 2)
-# While a visitor's CV PDF is rendered again after a change, other visitors get the PDF as it was
-# before, if it was rendered at most this many seconds ago (else 503 with Retry-After).
+# Visitors' CV PDFs are printed by the task worker (directory/pdf_renders.py); a signed-in
+# member's or editor's preview is printed in the request, at most this many at once in each
+# process (each takes seconds of a CPU and a server thread), 503 with Retry-After beyond.
+CV_PDF_MAX_CONCURRENT_RENDERS = env_int("CV_PDF_MAX_CONCURRENT_RENDERS", 1)
+# While a visitor's CV PDF is printed again after a change, visitors get the PDF as it was
+# before, if it was printed at most this many seconds ago (else 503 with Retry-After).
 CV_PDF_PREVIOUS_SECONDS = env_int("CV_PDF_PREVIOUS_SECONDS", 300)
 
 # Uploaded photos larger than this are refused before Pillow looks at them.

@@ -59,9 +59,16 @@ def static_file(name: str) -> bytes:
         return file.read()
 
 
+# Tagged PDF for screen readers (issue 29): PDF/UA-1 gives the document a structure tree built
+# from the HTML's elements (h1 to H1, li to LI, ...), in reading order, its language from
+# `<html lang>` and its title from `<title>`, shown as the window's title (DisplayDocTitle).
+PDF_VARIANT = "pdf/ua-1"
+
+
 def pdf_from_html(html: str, *, site_url: str) -> bytes:
-    """The page as PDF, its links made absolute against `site_url` (the site's root, as the
-    request reached it), so they still lead to the site from the PDF. Its stylesheet and
+    """The page as a tagged PDF, its links made absolute against `site_url` (the site's root,
+    as the request reached it), so they still lead to the site from the PDF. Its stylesheet and
     images under /static/ and /media/ are read from disk."""
     fetcher = LocalFilesFetcher(site_url=site_url)
-    return HTML(string=html, base_url=site_url, url_fetcher=fetcher).write_pdf()
+    document = HTML(string=html, base_url=site_url, url_fetcher=fetcher)
+    return document.write_pdf(pdf_variant=PDF_VARIANT)

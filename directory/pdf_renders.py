@@ -1,28 +1,35 @@
-"""PDFs that take seconds to render (a CV of 200 papers: about 6 s), answered so that a flood
-of requests cannot take the site down.
+"""PDFs that take seconds to print (a CV of 200 papers: about 6 s), printed by the task worker
+for visitors, so that a flood of requests cannot take a web process's CPU or threads.
 
 - One address per document: a request with a query string is sent (301) to the bare address,
   so `cv.pdf?v=1`, `?v=2`, ... are one page for the page cache and one entry here.
-- Rendered at most once per change of the site, and one render of a document at a time: the
-  PDF is kept in the shared cache under the change stamp (`site_cache.value_key`), and while
-  one process renders a document, a request for the same one on any app server sharing the
-  cache gets the PDF as it was before the latest change, if it was rendered at most
-  `settings.CV_PDF_PREVIOUS_SECONDS` ago, else 503 with Retry-After; it never renders it too.
-  (An editor saving all day moves the site's stamp every few seconds; the previous PDF keeps
-  the CV served meanwhile.)
-- At most `settings.CV_PDF_MAX_CONCURRENT_RENDERS` renders at once in each process (the CV is
-  the site's only PDF); a request beyond them gets the previous PDF or 503 with Retry-After at
-  once, so the server's other threads keep serving pages.
+- A visitor's PDF is kept in the shared cache under the change stamp (`site_cache.value_key`).
+  When it is not kept for the current state, the request queues one print in the task worker
+  (`manage.py db_worker`; one queued print per document across every app server sharing the
+  cache: a claim, `cache.add`) and is answered at once with the PDF as it was before the
+  latest change, if that was printed at most `settings.CV_PDF_PREVIOUS_SECONDS` ago, else 503
+  with Retry-After and "The PDF is being prepared". The web process never prints for visitors:
+  a print of a long CV slowed every other request of its process (issue 24, `make load`).
+- The worker prints each document at most once per change (`print_for_visitors`: a print
+  queued twice finds it kept and prints nothing), one task at a time per worker process.
 
-Only visitors' PDFs are kept: a signed-in member or editor may see rows visitors do not, and
-gets a fresh render (still within the cap). With DEBUG on nothing is kept, so an edited
-template shows at once.
+A signed-in member or editor may see rows visitors do not (drafts), so their PDF is printed in
+the web process, fresh and kept nowhere, at most `settings.CV_PDF_MAX_CONCURRENT_RENDERS` at a
+time per process (503 with Retry-After beyond). With DEBUG on nothing is kept and everything is
+printed in the request, so an edited template shows at once.
+
+Nothing is printed in advance after a change: every change moves the site's stamp, so printing
+each member's CV after each save would keep the worker printing all day for PDFs that are
+rarely asked for. The worker and the web processes must share the cache (CACHE_URL: the
+default file cache on one machine, Redis across machines).
 """
 
 import threading
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.utils.cache import patch_cache_control
@@ -30,19 +37,20 @@ from django.utils.http import content_disposition_header
 
 from directory import site_cache
 
-# Seconds a client is asked to wait before asking again for a PDF being rendered.
+# Seconds a client is asked to wait before asking again for a PDF being printed.
 RETRY_AFTER_SECONDS = 10
-# A render's claim on its document expires after this, should its process die while rendering.
-RENDER_CLAIM_SECONDS = 120
-BEING_RENDERED = "This PDF is being prepared for another visitor right now."
-CAP_REACHED = "The site is preparing as many PDFs as it can at once right now."
+# A queued print's claim on its document: no other print of it is queued meanwhile. It expires
+# after this, should the worker be stopped or die before printing it.
+PRINT_CLAIM_SECONDS = 120
+BEING_PREPARED = "The PDF is being prepared; try again in a few seconds."
+CAP_REACHED = "The site is preparing as many PDFs as it can at once; try again in a few seconds."
 
 _slots_lock = threading.Lock()
 _slots: dict[int, threading.BoundedSemaphore] = {}
 
 
 def render_slots() -> threading.BoundedSemaphore:
-    """This process's render slots, as many as the setting says (read on each request, so a
+    """This process's print slots, as many as the setting says (read on each request, so a
     test may change it)."""
     size = settings.CV_PDF_MAX_CONCURRENT_RENDERS
     with _slots_lock:
@@ -56,35 +64,83 @@ def pdf_response(
     parts: object,
     filename: str,
     render: Callable[[], bytes],
+    print_later: Callable[[], object],
 ) -> HttpResponse:
-    """`render()`'s PDF, shown in the browser and saved as `filename`; for visitors kept until
-    the next change under `name` and `parts` (what it depends on besides the site's rows).
+    """The PDF as a response, shown in the browser and saved as `filename`.
+
+    For visitors, the copy kept under `name` and `parts` (what it depends on besides the site's
+    rows) for the current state, else `print_later()` is called (it queues a task that calls
+    `print_for_visitors` with the same name and parts) once across servers, and the previous
+    copy or a 503 answers. For signed-in users and with DEBUG, `render()` in this process.
     `render` may raise Http404."""
     if request.META.get("QUERY_STRING"):
         return HttpResponsePermanentRedirect(request.path)
-    parts = (parts, request.build_absolute_uri("/"))  # its links are absolute
-    key = site_cache.value_key(name, parts)
-    if key is None or settings.DEBUG or request.user.is_authenticated:
+    if settings.DEBUG or request.user.is_authenticated:
         pdf = render_within_cap(render)
         return busy(CAP_REACHED) if pdf is None else pdf_answer(pdf, filename)
-    if (pdf := cache.get(key)) is not None:
+    keys = VisitorKeys(request, name=name, parts=parts)
+    if keys.current is not None and (pdf := cache.get(keys.current)) is not None:
         return pdf_answer(pdf, filename)
-    latest = site_cache.lasting_key(f"{name}-latest", parts)
-    claim = site_cache.lasting_key(f"{name}-rendering", parts)
-    if not cache.add(claim, True, RENDER_CLAIM_SECONDS):
-        return previous(latest, filename) or busy(BEING_RENDERED)
+    if cache.add(keys.claim, True, PRINT_CLAIM_SECONDS):
+        try:
+            print_later()
+        except BaseException:
+            cache.delete(keys.claim)  # queued nothing: the next request tries again
+            raise
+    return previous(keys.latest, filename) or busy(BEING_PREPARED)
+
+
+def print_for_visitors(
+    request: HttpRequest, *, name: str, parts: object, render: Callable[[], bytes]
+) -> bool:
+    """In the task worker: print the PDF `pdf_response` queued and keep it for visitors, unless
+    it is kept already for the current state (the print was queued twice). `request` is a
+    visitor's request for the document (`VisitorRequest`). Whether it printed."""
+    keys = VisitorKeys(request, name=name, parts=parts)  # the stamp, read before any row
     try:
-        if (pdf := render_within_cap(render)) is None:
-            return previous(latest, filename) or busy(CAP_REACHED)
-        cache.set(key, pdf, settings.SITE_CACHE_TIMEOUT)
-        cache.set(latest, pdf, settings.CV_PDF_PREVIOUS_SECONDS)
+        if keys.current is not None and cache.get(keys.current) is not None:
+            return False
+        pdf = render()
+        if keys.current is not None:
+            cache.set(keys.current, pdf, settings.SITE_CACHE_TIMEOUT)
+        cache.set(keys.latest, pdf, settings.CV_PDF_PREVIOUS_SECONDS)
+        return True
     finally:
-        cache.delete(claim)
-    return pdf_answer(pdf, filename)
+        cache.delete(keys.claim)
+
+
+class VisitorKeys:
+    """Where a visitor's PDF is kept for the current state, its latest copy whatever the state
+    (served for a bounded time while the next is printed), and the claim on printing it."""
+
+    def __init__(self, request: HttpRequest, *, name: str, parts: object) -> None:
+        parts = (parts, request.build_absolute_uri("/"))  # its links are absolute
+        self.current = site_cache.value_key(name, parts)
+        self.latest = site_cache.lasting_key(f"{name}-latest", parts)
+        self.claim = site_cache.lasting_key(f"{name}-printing", parts)
+
+
+class VisitorRequest(HttpRequest):
+    """A visitor's GET of one address, for the task worker, which prints a page no request is
+    waiting for: the templates' absolute links (canonical URL, profile link) come out as they
+    do in the visitor's own request."""
+
+    def __init__(self, url: str) -> None:
+        """`url`: the document's address, as `request.build_absolute_uri()` gave it."""
+        super().__init__()
+        address = urlsplit(url)
+        self.method = "GET"
+        self.path = self.path_info = address.path
+        self.url_scheme = address.scheme
+        self.META["HTTP_HOST"] = address.netloc
+        self.user = AnonymousUser()
+
+    def _get_scheme(self) -> str:
+        return self.url_scheme
 
 
 def render_within_cap(render: Callable[[], bytes]) -> bytes | None:
-    """`render()` in one of this process's render slots; None when they are all taken."""
+    """`render()` in one of this process's print slots; None when they are all taken."""
     slots = render_slots()
     if not slots.acquire(blocking=False):
         return None
@@ -95,7 +151,7 @@ def render_within_cap(render: Callable[[], bytes]) -> bytes | None:
 
 
 def previous(latest: str, filename: str) -> HttpResponse | None:
-    """The PDF as last rendered, before the latest change, if that was at most
+    """The PDF as last printed, before the latest change, if that was at most
     CV_PDF_PREVIOUS_SECONDS ago: kept by no cache, since the next request may have the new one."""
     pdf = cache.get(latest)
     if pdf is None:
@@ -113,11 +169,7 @@ def pdf_answer(pdf: bytes, filename: str) -> HttpResponse:
 
 
 def busy(reason: str) -> HttpResponse:
-    response = HttpResponse(
-        f"{reason} Please try again in {RETRY_AFTER_SECONDS} seconds.\n",
-        status=503,
-        content_type="text/plain; charset=utf-8",
-    )
+    response = HttpResponse(f"{reason}\n", status=503, content_type="text/plain; charset=utf-8")
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     patch_cache_control(response, no_store=True)
     return response

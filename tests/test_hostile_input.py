@@ -34,6 +34,7 @@ from publications.models import Publication, Venue
 from tests import tools
 from tests.admin_pages import change_form_data
 from tests.factories import make_news, make_person, make_publication, make_venue
+from tests.worker import run_worker
 
 pytestmark = pytest.mark.django_db
 
@@ -172,9 +173,13 @@ def assert_the_site_reads_well(site):
         ElementTree.fromstring(response.content)  # well-formed XML, or this raises
     if tools.is_installed("weasyprint"):
         member = Person.objects.get(pk=site["member"].pk)
-        response = assert_bounded(
-            visitor, f"/people/{member.slug}/cv.pdf", seconds=PDF_BOUND_SECONDS
-        )
+        path = f"/people/{member.slug}/cv.pdf"
+        if visitor.get(path).status_code == 503:  # its print queued for the task worker
+            started = time.monotonic()
+            run_worker()
+            took = time.monotonic() - started
+            assert took < PDF_BOUND_SECONDS, f"{path} took {took:.1f} s to print"
+        response = assert_bounded(visitor, path)
         assert response.status_code == 200
 
 

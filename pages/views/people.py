@@ -172,18 +172,29 @@ def cv(request, slug):
 
 
 def cv_pdf(request, slug):
-    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint, at
-    most once per change and a few at a time (directory/pdf_renders.py)."""
-
-    def render() -> bytes:
-        context = {**cv_context(request, slug), "for_pdf": True}
-        html = render_to_string("people/person_cv.html", context, request=request)
-        # Imported here: WeasyPrint loads Pango when imported, and a site without it serves
-        # every other page.
-        from directory.documents import pdf_from_html
-
-        return pdf_from_html(html, site_url=request.build_absolute_uri("/"))
+    """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint; for
+    visitors by the task worker, once per change (directory/pdf_renders.py)."""
+    if not Person.objects.visible_to(request.user).filter(slug=slug).exists():
+        raise Http404("No such person.")  # before anything is queued for an address
+    # Imported here: the tasks import this module.
+    from pages.tasks import print_cv_pdf
 
     return pdf_response(
-        request, name="cv-pdf", parts=slug, filename=f"{slug}-cv.pdf", render=render
+        request,
+        name="cv-pdf",
+        parts=slug,
+        filename=f"{slug}-cv.pdf",
+        render=lambda: cv_pdf_document(request, slug),
+        print_later=lambda: print_cv_pdf.enqueue(request.build_absolute_uri(request.path), slug),
     )
+
+
+def cv_pdf_document(request, slug) -> bytes:
+    """The CV as `request`'s user sees it, printed (seconds for a long CV). Raises Http404."""
+    context = {**cv_context(request, slug), "for_pdf": True}
+    html = render_to_string("people/person_cv.html", context, request=request)
+    # Imported here: WeasyPrint loads Pango when imported, and a site without it serves
+    # every other page.
+    from directory.documents import pdf_from_html
+
+    return pdf_from_html(html, site_url=request.build_absolute_uri("/"))

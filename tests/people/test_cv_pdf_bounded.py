@@ -1,30 +1,40 @@
-"""The CV as PDF rendered at most once per change and a few at a time (directory/pdf_renders.py),
-so fifty `cv.pdf?v=N` requests cannot take the site down.
+"""The CV as PDF printed by the task worker for visitors, at most once per change, and in the
+request only for signed-in users, a few at a time (directory/pdf_renders.py), so fifty
+`cv.pdf?v=N` requests cannot take the site down.
 
-The renders are counted by wrapping the PDF printer (directory.documents.pdf_from_html), which
-answers a stand-in PDF numbered by the render: what is tested is when a render happens and
-which one is served, not what it prints. These
-tests commit for real (transaction=True): the change stamp moves when a save commits. The whole
-page cache is off (SITE_CACHE=0) where it would hide whether the PDF itself is kept.
+The prints are counted by wrapping the PDF printer (directory.documents.pdf_from_html), which
+answers a stand-in PDF numbered by the print: what is tested is when a print happens, where,
+and which one is served, not what it prints (tests/people/test_cv_pdf_tagged.py reads real
+ones). The worker is `manage.py db_worker` itself, run in this process until the queue is empty,
+as the BibTeX jobs' tests run it. These tests commit for real (transaction=True): the change
+stamp moves when a save commits.
 """
 
 import pytest
+from django_tasks_db.models import DBTaskResult
 
 from directory.models import Lab
 from tests.factories import make_person
+from tests.worker import run_worker
 
 # The view imports WeasyPrint (directory.documents) before the counting printer stands in.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.needs("weasyprint")]
+
+CV = "/people/hang-zhu/cv.pdf"
 
 
 def stand_in(number: int) -> bytes:
     return f"%PDF-1.7 stand-in {number}".encode()
 
 
+def queued_prints() -> int:
+    return DBTaskResult.objects.filter(task_path="pages.tasks.print_cv_pdf").count()
+
+
 @pytest.fixture
 def renders(monkeypatch):
-    """The HTML of each CV rendered, in order; `renders.during` runs a function inside the next
-    render (another request arriving while one renders)."""
+    """The HTML of each CV printed, in order; `renders.during` runs a function inside the next
+    print (another request arriving while one prints)."""
 
     class Renders(list):
         during = None
@@ -33,7 +43,7 @@ def renders(monkeypatch):
 
     def counting_printer(html: str, *, site_url: str) -> bytes:
         done.append(html)
-        during, done.during = done.during, None  # once: the request inside renders no further
+        during, done.during = done.during, None  # once: the request inside prints no further
         if during is not None:
             during()
         return stand_in(len(done))
@@ -48,74 +58,116 @@ def member():
     return make_person(name="Hang Zhu", slug="hang-zhu")
 
 
+def assert_being_prepared(response):
+    assert response.status_code == 503
+    assert int(response["Retry-After"]) > 0
+    assert response.content.decode() == "The PDF is being prepared; try again in a few seconds.\n"
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_a_visitor_s_request_queues_one_print_in_the_worker_and_the_web_process_prints_nothing(
+    client, member, renders
+):
+    for _ in range(3):
+        assert_being_prepared(client.get(CV))
+    assert len(renders) == 0, "printed in the web process"
+    assert queued_prints() == 1, "one print queued however many asked"
+
+    run_worker()
+    assert len(renders) == 1
+    assert "Hang Zhu" in renders[0]
+    assert 'href="http://testserver/people/hang-zhu/"' in renders[0], "links as the visitor's"
+    response = client.get(CV)
+    assert response.status_code == 200
+    assert response.content == stand_in(1)
+    assert response["Content-Disposition"] == 'inline; filename="hang-zhu-cv.pdf"'
+    assert queued_prints() == 1
+
+
+def test_an_unknown_person_s_pdf_is_not_found_and_queues_nothing(client, member, renders):
+    assert client.get("/people/nobody/cv.pdf").status_code == 404
+    assert queued_prints() == 0
+
+
 def test_an_unknown_parameter_is_redirected_to_the_cv_pdf_s_own_address(client, member, renders):
     for number in range(3):
-        response = client.get(f"/people/hang-zhu/cv.pdf?v={number}")
+        response = client.get(f"{CV}?v={number}")
         assert response.status_code == 301
-        assert response["Location"] == "/people/hang-zhu/cv.pdf"
-    assert len(renders) == 0
-    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(1)
+        assert response["Location"] == CV
+    assert queued_prints() == 0
+    assert client.get(CV).status_code == 503
+    run_worker()
+    assert client.get(CV).content == stand_in(1)
     assert len(renders) == 1
 
 
-def test_an_unchanged_cv_is_not_rendered_again_and_an_edit_renders_it_anew(
+def test_an_unchanged_cv_is_not_printed_again_and_an_edit_prints_it_anew(
     client, member, renders, settings
 ):
-    settings.SITE_CACHE = False
+    settings.SITE_CACHE = False  # the whole page cache would hide whether the PDF is kept
+    client.get(CV)
+    run_worker()
     for _ in range(3):
-        response = client.get("/people/hang-zhu/cv.pdf")
-        assert response.status_code == 200
-        assert response.content == stand_in(1)
-        assert response["Content-Disposition"] == 'inline; filename="hang-zhu-cv.pdf"'
-    assert len(renders) == 1
+        assert client.get(CV).content == stand_in(1)
+    assert len(renders) == 1 and queued_prints() == 1
 
     member.name = "Hang Zhu, PhD"
     member.save()
-    assert client.get("/people/hang-zhu/cv.pdf").status_code == 200
+    assert client.get(CV).status_code == 200  # the previous copy, while the worker prints
+    run_worker()
     assert len(renders) == 2
     assert "Hang Zhu, PhD" in renders[-1]
-    assert client.get("/people/hang-zhu/cv.pdf").status_code == 200
+    assert client.get(CV).content == stand_in(2)
+    run_worker()
+    assert len(renders) == 2 and queued_prints() == 2
+
+
+def test_after_an_edit_visitors_get_the_previous_pdf_until_the_worker_has_printed_the_new_one(
+    client, member, renders
+):
+    client.get(CV)
+    run_worker()
+    assert client.get(CV).content == stand_in(1)
+    member.name = "Hang Zhu, PhD"
+    member.save()
+    for _ in range(2):
+        answer = client.get(CV)
+        assert answer.status_code == 200
+        assert answer.content == stand_in(1), "the PDF as it was before the edit"
+        assert "no-store" in answer["Cache-Control"], "kept by no cache: the new one is coming"
+    assert len(renders) == 1
+
+    run_worker()
+    assert client.get(CV).content == stand_in(2)
     assert len(renders) == 2
 
 
-def test_a_cv_requested_while_it_renders_answers_503_with_retry_after(client, member, renders):
+def test_a_print_queued_twice_prints_once(client, member, renders, settings):
+    settings.SITE_CACHE = False
+    from pages.tasks import print_cv_pdf
+
+    client.get(CV)
+    print_cv_pdf.enqueue(f"http://testserver{CV}", "hang-zhu")  # as a second server might
+    assert queued_prints() == 2
+    run_worker()
+    assert len(renders) == 1, "the second task found the PDF kept for the site as it is"
+    assert client.get(CV).content == stand_in(1)
+
+
+def test_a_signed_in_editor_s_pdf_is_printed_in_the_request_within_the_cap(
+    editor_client, member, renders, settings
+):
+    settings.CV_PDF_MAX_CONCURRENT_RENDERS = 1
+    make_person(name="Bo Zhao", slug="bo-zhao")
     answers = []
-    renders.during = lambda: answers.append(client.get("/people/hang-zhu/cv.pdf"))
-    assert client.get("/people/hang-zhu/cv.pdf").status_code == 200
-    assert len(renders) == 1
+    renders.during = lambda: answers.append(editor_client.get("/people/bo-zhao/cv.pdf"))
+    assert editor_client.get(CV).content == stand_in(1), "printed at once, fresh"
     (answer,) = answers
     assert answer.status_code == 503
     assert int(answer["Retry-After"]) > 0
     assert "try again" in answer.content.decode()
-    assert "no-store" in answer["Cache-Control"]
+    assert len(renders) == 1, "the second CV waited for a slot instead of printing"
+    assert queued_prints() == 0
 
-
-def test_a_render_beyond_the_cap_answers_503_with_retry_after(client, member, renders, settings):
-    settings.CV_PDF_MAX_CONCURRENT_RENDERS = 1
-    make_person(name="Bo Zhao", slug="bo-zhao")
-    answers = []
-    renders.during = lambda: answers.append(client.get("/people/bo-zhao/cv.pdf"))
-    assert client.get("/people/hang-zhu/cv.pdf").status_code == 200
-    (answer,) = answers
-    assert answer.status_code == 503
-    assert int(answer["Retry-After"]) > 0
-    assert len(renders) == 1, "the second CV waited for a slot instead of rendering"
-
-    # The slot is free again once the first render is done.
-    assert client.get("/people/bo-zhao/cv.pdf").status_code == 200
-    assert len(renders) == 2
-
-
-def test_while_a_cv_renders_after_an_edit_visitors_get_the_previous_pdf(client, member, renders):
-    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(1)
-    member.name = "Hang Zhu, PhD"
-    member.save()
-    answers = []
-    renders.during = lambda: answers.append(client.get("/people/hang-zhu/cv.pdf"))
-    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(2)
-    (answer,) = answers
-    assert answer.status_code == 200
-    assert answer.content == stand_in(1), "the PDF as it was before the edit"
-    assert "no-store" in answer["Cache-Control"], "kept by no cache: the new one is coming"
-    assert len(renders) == 2
-    assert client.get("/people/hang-zhu/cv.pdf").content == stand_in(2)
+    # The slot is free again once the first print is done.
+    assert editor_client.get("/people/bo-zhao/cv.pdf").content == stand_in(2)

@@ -4,6 +4,7 @@ import pytest
 
 from people.models import Education, Experience
 from tests.factories import count_queries, make_news, make_person, make_publication
+from tests.worker import visitor_pdf
 
 pytestmark = pytest.mark.django_db
 
@@ -72,5 +73,5 @@ def test_printing_a_cv_leaves_truncated_photos_refused(client):
     from PIL import ImageFile
 
     person = make_person()
-    assert client.get(f"/people/{person.slug}/cv.pdf").status_code == 200
+    assert visitor_pdf(client, f"/people/{person.slug}/cv.pdf").status_code == 200
     assert ImageFile.LOAD_TRUNCATED_IMAGES is False

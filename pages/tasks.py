@@ -1,0 +1,21 @@
+"""Background tasks of the public pages (django-tasks, run by `manage.py db_worker`)."""
+
+from django.http import Http404
+from django_tasks import task
+
+from directory.pdf_renders import VisitorRequest, print_for_visitors
+from pages.views.people import cv_pdf_document
+
+
+@task()
+def print_cv_pdf(url: str, slug: str) -> str:
+    """A visitor's CV PDF, queued by /people/<slug>/cv.pdf (`url`) when no copy was kept for
+    the site as it is: printed and kept for visitors (directory/pdf_renders.py)."""
+    request = VisitorRequest(url)
+    try:
+        printed = print_for_visitors(
+            request, name="cv-pdf", parts=slug, render=lambda: cv_pdf_document(request, slug)
+        )
+    except Http404:
+        return "no such person"
+    return "printed" if printed else "kept already"

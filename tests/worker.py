@@ -1,0 +1,18 @@
+"""The task worker in tests: `manage.py db_worker` itself, run in the test's own process."""
+
+from django.core.management import call_command
+
+
+def run_worker() -> None:
+    """`manage.py db_worker` until the queue is empty."""
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+
+
+def visitor_pdf(client, path: str):
+    """A visitor's PDF (directory/pdf_renders.py): asked for, which queues its print, printed by
+    the worker, asked for again."""
+    response = client.get(path)
+    if response.status_code == 503:
+        run_worker()
+        response = client.get(path)
+    return response
