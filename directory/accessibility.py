@@ -106,8 +106,9 @@ LIMITATIONS = [
     "Automated checks find only part of the problems a person meets; pages are also tried by "
     "hand with the keyboard, but not yet regularly with every screen reader.",
     "axe findings rated minor or moderate do not stop a release.",
-    "The CV as PDF may not carry the structure a screen reader needs: its web page, "
-    "the CV's HTML version, has the same content.",
+    "The CV as PDF is written as tagged PDF/UA-1 and the tests read back its tags, language, "
+    "title and reading order, but no full PDF/UA validator (veraPDF) runs on it yet; the CV's "
+    "web page has the same content.",
     "The co-author network is a picture; the table under it says the same for screen readers.",
     "The site is in English only; names and titles in other scripts are shown as written.",
     "Documents linked from a page (papers' PDFs, slides) are the authors' and are not checked.",
