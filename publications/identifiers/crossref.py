@@ -45,6 +45,10 @@ def works(document: Any) -> list[Any]:
     return [document]
 
 
+# Entry types whose publisher a citation names (BibTeX requires it of a chapter or a book).
+BOOK_TYPES = frozenset({"incollection", "inbook", "book"})
+
+
 def read_work(message: Any, *, line: int = 0) -> Work:
     entry_type = ENTRY_TYPES.get(text(message, "type"), "misc")
     doi = text(message, "DOI")
@@ -85,6 +89,7 @@ def read_work(message: Any, *, line: int = 0) -> Work:
         arxiv_id=found_arxiv,
         pdf_url=pdf_url,
         abstract=text(message, "abstract"),
+        publisher=text(message, "publisher") if entry_type in BOOK_TYPES else "",
         line=line,
         record=doi,
     )

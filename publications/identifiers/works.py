@@ -55,6 +55,8 @@ class Work:
     pdf_url: str = ""
     abstract: str = ""
     note: str = ""
+    # A book's or chapter's publisher (a journal's is not kept: its venue says it).
+    publisher: str = ""
     # Where it was asked for: the pasted line, or 0 for a record of an uploaded file.
     line: int = 0
     # The service's own name for the record, for its key when it has no DOI or arXiv id.
@@ -115,6 +117,7 @@ def entry(work: Work, *, key: str) -> BibEntry:
         abstract=plain_text(work.abstract),
         note=work.note,
         eprint_type="arXiv" if work.arxiv_id and work.entry_type == "unpublished" else "",
+        publisher=" ".join(plain_text(work.publisher).split()),
         problems=tuple(problems),
         warnings=tuple(warnings),
         arxiv_id=work.arxiv_id,

@@ -133,7 +133,8 @@ def test_a_bibtex_import_gives_an_existing_chapter_the_publisher_its_entry_names
         text="@incollection{wang2023,\n  author = {Zerui Wang},\n"
         "  title = {Schedulers for Deep Learning},\n"
         "  booktitle = {Handbook of Distributed Computing (HDC)},\n"
-        "  publisher = {Springer},\n  year = {2023}\n}\n"
+        "  publisher = {Springer},\n  year = {2023}\n}\n",
+        keys=["wang2023"],  # an update is applied when an editor ticks it
     )
     assert [updated.pk for updated in result.updated] == [paper.pk]
     paper.refresh_from_db()
