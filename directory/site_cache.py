@@ -23,6 +23,7 @@ call `note_change()` itself.
 
 import functools
 import hashlib
+import logging
 import pickle
 import secrets
 import threading
@@ -43,6 +44,8 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from directory import caches
 
+logger = logging.getLogger(__name__)
+
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
@@ -53,6 +56,9 @@ CACHE_HEADER = "X-Site-Cache"
 EVERYTHING = "*"
 # Changes read to bring a kept value up to date; further behind, it is computed anew.
 MOST_CHANGES_READ = 200
+# An update() of at most this many rows of a model that names its scopes moves those scopes
+# only (a paper's search text); a larger one moves everything.
+FEW_ROWS_SCOPED = 20
 # How long the record of what a change touched is kept.
 CHANGE_RECORD_SECONDS = 24 * 3600
 
@@ -246,18 +252,35 @@ class SiteQuerySet(models.QuerySet):
     `RenderedMarkdownQuerySet` (and so `PublishableQuerySet`) is built on it.
     Importable from directory.querysets beside the other QuerySets models build on."""
 
-    def _noted(self, written: int) -> int:
+    def _noted(self, written: int, scopes: Iterable[str] | None = None) -> int:
         if written:
-            note_change_of(self.model, using=self.db)
+            note_change_of(self.model, using=self.db, scopes=scopes)
         return written
 
+    def _named_scopes(self, rows: list[Any] | None, fields: Iterable[str]) -> set[str] | None:
+        """The scopes the written `rows` name (`cache_scopes()`, asked after the write), for a
+        few rows whose relations stay (a paper's search text); else None: anything."""
+        if rows is None or not hasattr(self.model, "cache_scopes"):
+            return None
+        if any(self.model._meta.get_field(name).is_relation for name in fields):
+            return None
+        return set().union(*(row.cache_scopes() for row in rows))
+
     def update(self, **kwargs: Any) -> int:
-        return self._noted(super().update(**kwargs))
+        few = None
+        if hasattr(self.model, "cache_scopes") and not self.query.is_sliced:
+            few = list(self[: FEW_ROWS_SCOPED + 1])
+        written = super().update(**kwargs)
+        rows = few if few is not None and len(few) <= FEW_ROWS_SCOPED else None
+        return self._noted(written, self._named_scopes(rows, kwargs) if written else None)
 
     update.alters_data = True  # type: ignore[attr-defined]
 
     def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
-        return self._noted(super().bulk_update(objs, fields, batch_size=batch_size))
+        objs = list(objs)
+        written = super().bulk_update(objs, fields, batch_size=batch_size)
+        rows = objs if len(objs) <= FEW_ROWS_SCOPED else None
+        return self._noted(written, self._named_scopes(rows, fields) if written else None)
 
     bulk_update.alters_data = True  # type: ignore[attr-defined]
 
@@ -322,9 +345,9 @@ def kept(
     shared cache); the page showing it is neither kept nor given an ETag. So the first visitor
     after an edit does not wait for counts over 200,000 papers."""
     stamp = current_stamp()
-    if not stamp or _bump_pending() or name not in caches.REGISTRY:
+    key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
+    if not stamp or _bump_pending():
         return compute(), "now-" + secrets.token_hex(8)
-    key = caches.lasting_key(name, parts, release=release())
     follows = frozenset(scopes) if scopes is not None else None
     stored = caches.read(key)
     if stored is not None:
@@ -370,6 +393,9 @@ def _compute_deferred(**kwargs: Any) -> None:
         try:
             stamp = _shared_stamp()  # before any row is read
             caches.write(key, (stamp, compute()), settings.SITE_CACHE_TIMEOUT)
+        except Exception:
+            # The visitor has the answer; the next request computes the value before answering.
+            logger.exception("Counting %s anew after a change failed", key)
         finally:
             caches.forget(claim)
 
