@@ -336,8 +336,9 @@ def kept(
     scopes: Iterable[str] | None = None,
     lags: bool = False,
 ) -> tuple[T, str]:
-    """`cached`, with the stamp the value was computed under: what a fragment drawn from it is
-    kept under ({% cache %}'s version).
+    """`cached`, with a digest of the value: what a fragment drawn from it is kept under
+    ({% cache %}'s version), so that counts made anew but the same (a title edited) keep the
+    fragments drawn from them.
 
     `lags` (counts only): a value out of date for at most settings.SITE_CACHE_LAG_SECONDS
     since the write that moved it is served as it is while the request is answered, and
@@ -351,10 +352,10 @@ def kept(
     follows = frozenset(scopes) if scopes is not None else None
     stored = caches.read(key)
     if stored is not None:
-        made, value = stored
+        made, value, digest = stored
         moved, since = first_change_of(follows, made, stamp)
         if not moved:
-            return value, made
+            return value, digest
         if (
             lags
             and since is not None
@@ -365,10 +366,15 @@ def kept(
             claim = caches.rebuild_claim_key(key)
             if caches.add(claim, True, settings.SITE_CACHE_LAG_SECONDS):
                 deferred.append((key, claim, compute))
-            return value, made
+            return value, digest
     value = compute()
-    caches.write(key, (stamp, value), settings.SITE_CACHE_TIMEOUT)
-    return value, stamp
+    digest = _digest(value)
+    caches.write(key, (stamp, value, digest), settings.SITE_CACHE_TIMEOUT)
+    return value, digest
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)).hexdigest()[:16]
 
 
 # Per thread: the lagging values to compute once the request's answer is sent, and whether
@@ -392,7 +398,8 @@ def _compute_deferred(**kwargs: Any) -> None:
     for key, claim, compute in deferred:
         try:
             stamp = _shared_stamp()  # before any row is read
-            caches.write(key, (stamp, compute()), settings.SITE_CACHE_TIMEOUT)
+            value = compute()
+            caches.write(key, (stamp, value, _digest(value)), settings.SITE_CACHE_TIMEOUT)
         except Exception:
             # The visitor has the answer; the next request computes the value before answering.
             logger.exception("Counting %s anew after a change failed", key)

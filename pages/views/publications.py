@@ -107,7 +107,7 @@ def listing_context(
         # What the filter panel and the chart are drawn from, beside the counts: the query as
         # given (their links keep its values and their order), whatever the page number.
         "panel_key": (scope, without, [item for item in request.GET.lists() if item[0] != "page"]),
-        # The stamp the counts were made under: the panel and the chart are drawn from them.
+        # A digest of the counts: the panel and the chart are drawn from them.
         "counted": counted,
     }
 
