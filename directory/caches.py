@@ -67,7 +67,7 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "related-publications",
             "a paper's members' newest other papers",
-            "paper:<pk>, papers-of:<each member author>",
+            "papers-of:<each member author>, apart from a change of the paper alone",
             SHARED,
         ),
         Cache(

@@ -154,18 +154,32 @@ def changes_between(old: str, new: str) -> list[Change] | None:
     return [_changes_read[key] for key in keys]
 
 
-def first_change_of(scopes: frozenset[str] | None, old: str, new: str) -> tuple[bool, float | None]:
+def first_change_of(
+    scopes: frozenset[str] | None, old: str, new: str, *, apart_from: str | None = None
+) -> tuple[bool, float | None]:
     """Whether a value kept at stamp `old` that follows `scopes` (everything when None) is out
-    of date at stamp `new`, and when the first change that moved it was made (None if unknown)."""
+    of date at stamp `new`, and when the first change that moved it was made (None if unknown).
+    `apart_from` ("paper:<pk>"): changes of that paper alone do not move the value (a paper's
+    related papers, which leave the paper itself out)."""
     if old == new:
         return False, None
     changes = changes_between(old, new)
     if changes is None:
         return True, None
     for change in changes:
+        if apart_from is not None and _only_of(change.scopes, apart_from):
+            continue
         if scopes is None or EVERYTHING in change.scopes or change.scopes & scopes:
             return True, change.at
     return False, None
+
+
+def _only_of(scopes: frozenset[str], paper: str) -> bool:
+    """Whether a change with `scopes` touched the one paper `paper` and no other."""
+    kind = paper.partition(":")[0] + ":"
+    return paper in scopes and not any(
+        scope == EVERYTHING or (scope.startswith(kind) and scope != paper) for scope in scopes
+    )
 
 
 def note_change(*, using: str = DEFAULT_DB_ALIAS, scopes: Iterable[str] | None = None) -> None:
@@ -318,14 +332,15 @@ def cached(
     *,
     scopes: Iterable[str] | None = None,
     lags: bool = False,
+    apart_from: str | None = None,
 ) -> T:
     """`compute()`, kept in the shared cache until a change of `scopes` (any change when None):
     an aggregate that would read a large part of the table (the facet counts of a filter, a
     member's co-authors), shared by every page that shows it and by every rendering of one, so
     that a page rendered anew costs about the same at 200,000 papers as at 2,000. `parts` names
     what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too, which turns off
-    whole pages only. `lags`: see `kept`."""
-    return kept(name, parts, compute, scopes=scopes, lags=lags)[0]
+    whole pages only. `lags`: see `kept`; `apart_from`: see `first_change_of`."""
+    return kept(name, parts, compute, scopes=scopes, lags=lags, apart_from=apart_from)[0]
 
 
 def kept(
@@ -335,6 +350,7 @@ def kept(
     *,
     scopes: Iterable[str] | None = None,
     lags: bool = False,
+    apart_from: str | None = None,
 ) -> tuple[T, str]:
     """`cached`, with a digest of the value: what a fragment drawn from it is kept under
     ({% cache %}'s version), so that counts made anew but the same (a title edited) keep the
@@ -353,7 +369,7 @@ def kept(
     stored = caches.read(key)
     if stored is not None:
         made, value, digest = stored
-        moved, since = first_change_of(follows, made, stamp)
+        moved, since = first_change_of(follows, made, stamp, apart_from=apart_from)
         if not moved:
             return value, digest
         if (

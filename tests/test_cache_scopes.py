@@ -111,3 +111,21 @@ def test_a_profiles_count_is_late_for_one_answer_its_papers_never(client, settin
     assert ">Ring</a>" in response.text
     assert response[site_cache.CACHE_HEADER] == "lagging"
     assert 'aria-label="2024: 1 publication"' in client.get("/people/hang-zhu/").text
+
+
+def test_a_papers_related_papers_follow_the_others_through_its_own_edit(client):
+    """A paper's related papers (its members' other papers) leave the paper out, so they are
+    kept through the paper's own edit (`apart_from`); an edit of one of them shows at once."""
+    hang = make_person(name="Hang Zhu", slug="hang-zhu")
+    ring = make_publication(title="Ring", year=2024, authors=[hang])
+    klotski = make_publication(title="Klotski", year=2023, authors=[hang])
+    assert ">Klotski</a>" in client.get(ring.get_absolute_url()).text
+
+    ring.title = "Ring Revisited"
+    ring.save()
+    page = client.get(ring.get_absolute_url()).text
+    assert "Ring Revisited" in page and ">Klotski</a>" in page
+
+    klotski.title = "Klotski Revisited"
+    klotski.save()
+    assert ">Klotski Revisited</a>" in client.get(ring.get_absolute_url()).text

@@ -247,6 +247,8 @@ def publication_parts(
             .exclude(pk=pk)[:RELATED_PUBLICATIONS]
         ),
         scopes=publication_page_scopes(pk, members),
+        # The paper is not among its related papers; its members are part of the key.
+        apart_from=f"paper:{pk}",
     )
     context = Context(
         {
