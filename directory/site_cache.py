@@ -145,13 +145,17 @@ def changes_between(old: str, new: str) -> list[Change] | None:
     if last - first >= MOST_CHANGES_READ:
         return None
     keys = [caches.change_key(epoch, number) for number in range(first, last + 1)]
-    if missing := [key for key in keys if key not in _changes_read]:
+    # A local copy: another thread may empty the shared one meanwhile.
+    known = {key: change for key in keys if (change := _changes_read.get(key)) is not None}
+    if missing := [key for key in keys if key not in known]:
         if len(_changes_read) > 10 * MOST_CHANGES_READ:
             _changes_read.clear()
-        _changes_read.update(caches.read_many(missing))
-    if any(key not in _changes_read for key in keys):
+        read = caches.read_many(missing)
+        _changes_read.update(read)
+        known.update(read)
+    if any(key not in known for key in keys):
         return None
-    return [_changes_read[key] for key in keys]
+    return [known[key] for key in keys]
 
 
 def first_change_of(
