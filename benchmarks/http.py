@@ -12,7 +12,8 @@ page cache off (SITE_CACHE=0), one as deployed, with it on. It times every page 
 connections, one request at a time: uncached, in turn with two baselines served by the same
 gunicorn (the page's saved copy through whitenoise, and a bare Django view); then cached; then
 the conditional request with the cached answer's ETag, in turn with whitenoise's 304 for the
-copy. Last, wrk loads the baselines and /publications/, cached and uncached.
+copy. Then each page's first request after an editor's save of one paper that every page
+shows (`after_edit`). Last, wrk loads the baselines and /publications/, cached and uncached.
 
 Cold is the first request for a page after a fresh server start with the caches cleared (one
 sample per start, --cold-starts starts); warm is after --warmup repeats. p95 is the nearest
@@ -114,6 +115,7 @@ def main() -> None:
             "options": {
                 name: getattr(arguments, name)
                 for name in ["cold_starts", "repeats", "warmup", "max_seconds_per_url"]
+                + ["after_edit_rounds"]
                 + ["wrk_duration", "wrk_connections", "wrk_threads"]
             },
             "sizes": {},
@@ -162,6 +164,7 @@ def parse_arguments() -> argparse.Namespace:
         default=20,
         help="stop a slow page's warm repeats after this long (at least 5 samples)",
     )
+    parser.add_argument("--after-edit-rounds", type=int, default=5, help="saves timed per page (5)")
     parser.add_argument("--wrk-duration", type=int, help="seconds per wrk run (10)")
     parser.add_argument("--wrk-connections", type=int, default=16)
     parser.add_argument("--wrk-threads", type=int, default=2)
@@ -427,6 +430,10 @@ def measure(*, size: int, arguments: argparse.Namespace) -> dict:
         phases["warm"] = time.perf_counter() - started
 
         started = time.perf_counter()
+        after_edit(server, pages, values, arguments)
+        phases["after edit"] = time.perf_counter() - started
+
+        started = time.perf_counter()
         loads = [(server, BARE_URL, "bare view")]
         loads += [(server, pages[0]["copy"], f"static copy of {pages[0]['url']}")]
         loads += [(server, page.format(**values), f"{page} cached") for page in WRK_PAGES]
@@ -530,6 +537,42 @@ def measure_page(server: "Server", uncached: "Server", page: dict, arguments) ->
         "status": server.get(page["copy"], copy_validators).status,
         "samples": static,
     }
+
+
+# Seconds between a timed request after a save and the next save: what the first request left
+# to do once answered (counts shown late, counted anew) is done, as between an editor's saves.
+AFTER_EDIT_PAUSE = 1.0
+
+
+def after_edit(server: "Server", pages: list[dict], values: dict, arguments) -> None:
+    """Each page's first request after an editor saves one paper, from the warm server (its
+    templates compiled, its caches full): the paper is {publication}, the most prolific
+    member's, so it shows on every page timed (the lists, the member's profile, its own page).
+    The save is the admin's: one transaction writing the paper and its history row, the title
+    changed each time. Then one request for the page; AFTER_EDIT_PAUSE later, the next save."""
+    from django.db import connection, transaction
+
+    from publications.models import Publication
+
+    paper = Publication.objects.get(slug=values["publication"])
+    original = paper.title
+    for page in pages:
+        page["after_edit"], page["after_edit_cache"] = [], []
+    try:
+        for round in range(arguments.after_edit_rounds):
+            for number, page in enumerate(pages):
+                paper.title = f"{original} (edit {round}.{number})"
+                with transaction.atomic():
+                    paper.save()
+                answer = server.get(page["url"])
+                page["after_edit"].append(answer.milliseconds)
+                page["after_edit_cache"].append(answer.headers.get("X-Site-Cache", ""))
+                time.sleep(AFTER_EDIT_PAUSE)
+    finally:
+        paper.title = original
+        with transaction.atomic():
+            paper.save()
+        connection.close()
 
 
 def interleaved(server: "Server", requests: list[tuple], arguments) -> list[list[float]]:
@@ -731,7 +774,10 @@ def print_report(report: dict) -> None:
         f"after a server start with the caches emptied, {options['cold_starts']} starts. "
         f"Uncached: up to {options['repeats']} requests after {options['warmup']}, from a server "
         f"with the page cache off (SITE_CACHE=0). Cached: the same from the server as deployed "
-        f"(a cache hit: no query). 304: the same request with the first answer's ETag (status, "
+        f"(a cache hit: no query). After edit: the first request after an editor's save of one "
+        f"paper shown on every page (warm server, {options.get('after_edit_rounds', 5)} saves "
+        f"per page, {AFTER_EDIT_PAUSE:g} s apart). "
+        f"304: the same request with the first answer's ETag (status, "
         f"and time over whitenoise's 304 for the copy). ×static and ×bare: uncached median over "
         f"the median of the page's saved copy served by whitenoise, and of a bare Django view, "
         f"timed in turn with the page.\n"
@@ -762,13 +808,16 @@ def print_report(report: dict) -> None:
                     ms(median(entry["warm"])),
                     ms(p95(entry["warm"])),
                     ms(median(entry["cached"])) if entry.get("cached") else "–",
+                    ms(median(entry["after_edit"])) if entry.get("after_edit") else "–",
+                    ms(p95(entry["after_edit"])) if entry.get("after_edit") else "–",
                     revalidated,
                     ratio(median(entry["warm"]) / median(entry["static"])),
                     ratio(median(entry["warm"]) / median(entry["bare"])),
                 ]
             )
     header = ["page", "papers", "status", "KB", "queries", "cold median", "cold p95"]
-    header += ["uncached median", "uncached p95", "cached median", "304 (×whitenoise)"]
+    header += ["uncached median", "uncached p95", "cached median"]
+    header += ["after edit median", "after edit p95", "304 (×whitenoise)"]
     header += ["×static", "×bare"]
     print(table(header, rows))
 
@@ -841,7 +890,7 @@ def print_report(report: dict) -> None:
     print(table(["papers", *PHASES, "load"], rows))
 
 
-PHASES = ["data set", "queries", "cold", "warm", "wrk"]
+PHASES = ["data set", "queries", "cold", "warm", "after edit", "wrk"]
 
 
 if __name__ == "__main__":

@@ -206,6 +206,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "pages.context_processors.lab",
+                "pages.context_processors.fragments",
             ],
         },
     },
@@ -257,6 +258,10 @@ SITE_CACHE_LOCAL_ENTRIES = env_int("SITE_CACHE_LOCAL_ENTRIES", 5_000)
 # The parts of papers' pages (three a paper, about 45 KB a paper with its related papers'
 # entries and its Cite block) each process keeps rendered (pages.views.publications.publication).
 SITE_CACHE_LOCAL_PAPER_PAGES = env_int("SITE_CACHE_LOCAL_PAPER_PAGES", 1_500)
+# Counts over many papers (a list's facets and years, a profile's papers per year and
+# co-authors) are shown as they were for at most this many seconds after a write moved them,
+# while one process counts them anew after its answer (directory/caches.py, lags).
+SITE_CACHE_LAG_SECONDS = env_int("SITE_CACHE_LAG_SECONDS", 60)
 SITE_CACHE_EXCLUDED_PATHS = ["/admin/", "/healthz", os.environ.get("MEDIA_URL", "/media/")]
 # Rows no public page shows: saving them (a login, a session, a queued task) keeps the stamp.
 SITE_CACHE_IGNORED_MODELS = [

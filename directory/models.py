@@ -187,3 +187,7 @@ class HistorySnapshot(models.Model):
 
     def __str__(self):
         return f"{self.model} version {self.history_id}"
+
+    def cache_scopes(self) -> set[str]:
+        """No public page shows a snapshot: the saves it copies name what they changed."""
+        return set()

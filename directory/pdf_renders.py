@@ -6,7 +6,7 @@ for visitors, so that a flood of requests cannot take a web process's CPU or thr
 - A visitor's PDF is kept in the shared cache under the change stamp (`site_cache.value_key`).
   When it is not kept for the current state, the request queues one print in the task worker
   (`manage.py db_worker`; one queued print per document across every app server sharing the
-  cache: a claim, `cache.add`) and is answered at once with the PDF as it was before the
+  cache: a claim, `caches.add`) and is answered at once with the PDF as it was before the
   latest change, if that was printed at most `settings.CV_PDF_PREVIOUS_SECONDS` ago, else 503
   with Retry-After and "The PDF is being prepared". The web process never prints for visitors:
   a print of a long CV slowed every other request of its process (issue 24, `make load`).
@@ -30,12 +30,11 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.utils.cache import patch_cache_control
 from django.utils.http import content_disposition_header
 
-from directory import site_cache
+from directory import caches, site_cache
 
 # Seconds a client is asked to wait before asking again for a PDF being printed.
 RETRY_AFTER_SECONDS = 10
@@ -79,13 +78,13 @@ def pdf_response(
         pdf = render_within_cap(render)
         return busy(CAP_REACHED) if pdf is None else pdf_answer(pdf, filename)
     keys = VisitorKeys(request, name=name, parts=parts)
-    if keys.current is not None and (pdf := cache.get(keys.current)) is not None:
+    if keys.current is not None and (pdf := caches.read(keys.current)) is not None:
         return pdf_answer(pdf, filename)
-    if cache.add(keys.claim, True, PRINT_CLAIM_SECONDS):
+    if caches.add(keys.claim, True, PRINT_CLAIM_SECONDS):
         try:
             print_later()
         except BaseException:
-            cache.delete(keys.claim)  # queued nothing: the next request tries again
+            caches.forget(keys.claim)  # queued nothing: the next request tries again
             raise
     return previous(keys.latest, filename) or busy(BEING_PREPARED)
 
@@ -98,15 +97,15 @@ def print_for_visitors(
     visitor's request for the document (`VisitorRequest`). Whether it printed."""
     keys = VisitorKeys(request, name=name, parts=parts)  # the stamp, read before any row
     try:
-        if keys.current is not None and cache.get(keys.current) is not None:
+        if keys.current is not None and caches.read(keys.current) is not None:
             return False
         pdf = render()
         if keys.current is not None:
-            cache.set(keys.current, pdf, settings.SITE_CACHE_TIMEOUT)
-        cache.set(keys.latest, pdf, settings.CV_PDF_PREVIOUS_SECONDS)
+            caches.write(keys.current, pdf, settings.SITE_CACHE_TIMEOUT)
+        caches.write(keys.latest, pdf, settings.CV_PDF_PREVIOUS_SECONDS)
         return True
     finally:
-        cache.delete(keys.claim)
+        caches.forget(keys.claim)
 
 
 class VisitorKeys:
@@ -153,7 +152,7 @@ def render_within_cap(render: Callable[[], bytes]) -> bytes | None:
 def previous(latest: str, filename: str) -> HttpResponse | None:
     """The PDF as last printed, before the latest change, if that was at most
     CV_PDF_PREVIOUS_SECONDS ago: kept by no cache, since the next request may have the new one."""
-    pdf = cache.get(latest)
+    pdf = caches.read(latest)
     if pdf is None:
         return None
     response = pdf_answer(pdf, filename)

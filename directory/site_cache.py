@@ -23,30 +23,44 @@ call `note_change()` itself.
 
 import functools
 import hashlib
+import logging
 import pickle
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
-from urllib.parse import urlencode
 
 from django.apps import apps
 from django.conf import settings
-from django.core.cache import cache
+from django.core.signals import request_finished
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
+from directory import caches
+
+logger = logging.getLogger(__name__)
+
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
-STAMP_KEY = "site-stamp"
-PAGE_KEY = "site-page"
+STAMP_KEY = caches.STAMP_KEY
 # Told to tests and the benchmark: whether the page came from the cache.
 CACHE_HEADER = "X-Site-Cache"
+# In a change's scopes: it may have touched anything (a bulk write, a model naming no scopes).
+EVERYTHING = "*"
+# Changes read to bring a kept value up to date; further behind, it is computed anew.
+MOST_CHANGES_READ = 200
+# An update() of at most this many rows of a model that names its scopes moves those scopes
+# only (a paper's search text); a larger one moves everything.
+FEW_ROWS_SCOPED = 20
+# How long the record of what a change touched is kept.
+CHANGE_RECORD_SECONDS = 24 * 3600
 
 
 # The stamp as it was when the request being served began (SiteCacheMiddleware sets it).
@@ -67,29 +81,137 @@ def current_stamp() -> str:
 
 
 def _shared_stamp() -> str:
-    stamp = cache.get(STAMP_KEY)
+    stamp = caches.read(STAMP_KEY)
     if stamp is None:
-        cache.add(STAMP_KEY, secrets.token_hex(8), timeout=None)
-        stamp = cache.get(STAMP_KEY) or ""
+        bump_stamp()
+        stamp = caches.read(STAMP_KEY) or ""
     return stamp
 
 
-def bump_stamp() -> None:
-    """A new stamp: every page cached so far is out of date."""
-    cache.set(STAMP_KEY, secrets.token_hex(8), timeout=None)
+@dataclass(frozen=True)
+class Change:
+    """What one committed transaction touched, and when."""
+
+    at: float
+    scopes: frozenset[str]
 
 
-def note_change(*, using: str = DEFAULT_DB_ALIAS) -> None:
+def bump_stamp(scopes: Iterable[str] | None = None) -> None:
+    """A new stamp: every page cached so far is out of date, and so is every kept value that
+    follows one of `scopes` (all of them when None).
+
+    The stamp is "<epoch>.<number>": changes are numbered, and what change n touched is kept
+    under its number, so a value kept at change m is known still good at change n when none of
+    m+1 … n touched its scopes. The epoch is new whenever the numbering is lost (an emptied
+    cache): then nothing kept before is trusted."""
+    touched = frozenset(scopes) if scopes is not None else frozenset({EVERYTHING})
+    epoch = caches.read(caches.EPOCH_KEY)
+    if epoch is None:
+        caches.add(caches.EPOCH_KEY, secrets.token_hex(4), None)
+        epoch = caches.read(caches.EPOCH_KEY)
+    if epoch:
+        counter = caches.change_counter_key(epoch)
+        for _ in range(10):
+            try:
+                number = caches.increment(counter)
+            except ValueError:
+                caches.add(counter, 0, None)
+                continue
+            # Another process given the same number (files count by a read and a write) loses
+            # the claim and takes the next one.
+            change = Change(time.time(), touched)
+            if caches.add(caches.change_key(epoch, number), change, CHANGE_RECORD_SECONDS):
+                caches.write(STAMP_KEY, f"{epoch}.{number}", None)
+                return
+    caches.write(STAMP_KEY, secrets.token_hex(8), None)  # no record: nothing kept is trusted
+
+
+def _version(stamp: str) -> tuple[str, int] | None:
+    epoch, _, number = stamp.partition(".")
+    return (epoch, int(number)) if number.isdigit() else None
+
+
+# Changes already read by this process: they never change once written.
+_changes_read: dict[str, Change] = {}
+
+
+def changes_between(old: str, new: str) -> list[Change] | None:
+    """The changes made after stamp `old` up to stamp `new`; None when they are not all known
+    (another epoch, too many, a record lost)."""
+    before, after = _version(old), _version(new)
+    if before is None or after is None or before[0] != after[0]:
+        return None
+    epoch, first, last = after[0], before[1] + 1, after[1]
+    if last - first >= MOST_CHANGES_READ:
+        return None
+    keys = [caches.change_key(epoch, number) for number in range(first, last + 1)]
+    # A local copy: another thread may empty the shared one meanwhile.
+    known = {key: change for key in keys if (change := _changes_read.get(key)) is not None}
+    if missing := [key for key in keys if key not in known]:
+        if len(_changes_read) > 10 * MOST_CHANGES_READ:
+            _changes_read.clear()
+        read = caches.read_many(missing)
+        _changes_read.update(read)
+        known.update(read)
+    if any(key not in known for key in keys):
+        return None
+    return [known[key] for key in keys]
+
+
+def first_change_of(
+    scopes: frozenset[str] | None, old: str, new: str, *, apart_from: str | None = None
+) -> tuple[bool, float | None]:
+    """Whether a value kept at stamp `old` that follows `scopes` (everything when None) is out
+    of date at stamp `new`, and when the first change that moved it was made (None if unknown).
+    `apart_from` ("paper:<pk>"): changes of that paper alone do not move the value (a paper's
+    related papers, which leave the paper itself out)."""
+    if old == new:
+        return False, None
+    changes = changes_between(old, new)
+    if changes is None:
+        return True, None
+    for change in changes:
+        if apart_from is not None and _only_of(change.scopes, apart_from):
+            continue
+        if scopes is None or EVERYTHING in change.scopes or change.scopes & scopes:
+            return True, change.at
+    return False, None
+
+
+def _only_of(scopes: frozenset[str], paper: str) -> bool:
+    """Whether a change with `scopes` touched the one paper `paper` and no other."""
+    kind = paper.partition(":")[0] + ":"
+    return paper in scopes and not any(
+        scope == EVERYTHING or (scope.startswith(kind) and scope != paper) for scope in scopes
+    )
+
+
+def note_change(*, using: str = DEFAULT_DB_ALIAS, scopes: Iterable[str] | None = None) -> None:
     """Rows of the site changed: bump the stamp once the transaction commits, once per
-    transaction however many rows it wrote.
+    transaction however many rows it wrote, with every scope its writes named (`scopes`;
+    None: it may have touched anything).
 
     After the commit, not before: a page rendered between a bump and the commit would show the
     old rows and be cached under the new stamp. Outside a transaction `on_commit` runs at once;
     a rolled-back transaction (or savepoint) drops the bump with the rows.
     """
+    connection = connections[using]
+    pending: set[str] = connection.__dict__.setdefault("site_cache_scopes", set())
+    pending.update(scopes if scopes is not None else {EVERYTHING})
     if _bump_pending(using):
         return
-    transaction.on_commit(bump_stamp, using=using)
+    transaction.on_commit(_Commit(using), using=using)
+
+
+class _Commit:
+    """The bump a transaction makes when it commits, with the scopes its writes named."""
+
+    def __init__(self, using: str):
+        self.using = using
+
+    def __call__(self) -> None:
+        connection = connections[self.using]
+        bump_stamp(connection.__dict__.pop("site_cache_scopes", {EVERYTHING}))
 
 
 def _bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
@@ -98,15 +220,23 @@ def _bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
     cached nor validated: the stamp has not moved yet."""
     connection = connections[using]
     return connection.in_atomic_block and any(
-        callback is bump_stamp for _, callback, *_ in connection.run_on_commit
+        isinstance(callback, _Commit) for _, callback, *_ in connection.run_on_commit
     )
 
 
 def model_changed(sender, **kwargs) -> None:
-    """post_save, post_delete and m2m_changed of any model."""
+    """post_save, post_delete and m2m_changed of any model: the scopes the row names
+    (`cache_scopes()` on its model), else everything."""
     if kwargs.get("action", "post_").startswith("pre_"):
         return
-    note_change_of(sender, using=kwargs.get("using") or DEFAULT_DB_ALIAS)
+    instance = kwargs.get("instance")
+    if hasattr(sender, "instance_type"):  # a history row: the save it copies names its scopes
+        scopes: Iterable[str] | None = ()
+    elif (named := getattr(instance, "cache_scopes", None)) is not None:
+        scopes = named()
+    else:
+        scopes = None
+    note_change_of(sender, using=kwargs.get("using") or DEFAULT_DB_ALIAS, scopes=scopes)
 
 
 def shown_on_pages(model: type[models.Model]) -> bool:
@@ -116,11 +246,17 @@ def shown_on_pages(model: type[models.Model]) -> bool:
     return model._meta.app_label not in ignored and model._meta.label not in ignored
 
 
-def note_change_of(model: type[models.Model], *, using: str = DEFAULT_DB_ALIAS) -> None:
+def note_change_of(
+    model: type[models.Model],
+    *,
+    using: str = DEFAULT_DB_ALIAS,
+    scopes: Iterable[str] | None = None,
+) -> None:
     """Rows of `model` were written: `note_change`, unless no public page shows them. The one
-    rule behind both the model signals and SiteQuerySet's bulk writes."""
+    rule behind both the model signals and SiteQuerySet's bulk writes (which name no scopes:
+    they may have touched anything)."""
     if shown_on_pages(model):
-        note_change(using=using)
+        note_change(using=using, scopes=scopes)
 
 
 class SiteQuerySet(models.QuerySet):
@@ -134,18 +270,35 @@ class SiteQuerySet(models.QuerySet):
     `RenderedMarkdownQuerySet` (and so `PublishableQuerySet`) is built on it.
     Importable from directory.querysets beside the other QuerySets models build on."""
 
-    def _noted(self, written: int) -> int:
+    def _noted(self, written: int, scopes: Iterable[str] | None = None) -> int:
         if written:
-            note_change_of(self.model, using=self.db)
+            note_change_of(self.model, using=self.db, scopes=scopes)
         return written
 
+    def _named_scopes(self, rows: list[Any] | None, fields: Iterable[str]) -> set[str] | None:
+        """The scopes the written `rows` name (`cache_scopes()`, asked after the write), for a
+        few rows whose relations stay (a paper's search text); else None: anything."""
+        if rows is None or not hasattr(self.model, "cache_scopes"):
+            return None
+        if any(self.model._meta.get_field(name).is_relation for name in fields):
+            return None
+        return set().union(*(row.cache_scopes() for row in rows))
+
     def update(self, **kwargs: Any) -> int:
-        return self._noted(super().update(**kwargs))
+        few = None
+        if hasattr(self.model, "cache_scopes") and not self.query.is_sliced:
+            few = list(self[: FEW_ROWS_SCOPED + 1])
+        written = super().update(**kwargs)
+        rows = few if few is not None and len(few) <= FEW_ROWS_SCOPED else None
+        return self._noted(written, self._named_scopes(rows, kwargs) if written else None)
 
     update.alters_data = True  # type: ignore[attr-defined]
 
     def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
-        return self._noted(super().bulk_update(objs, fields, batch_size=batch_size))
+        objs = list(objs)
+        written = super().bulk_update(objs, fields, batch_size=batch_size)
+        rows = objs if len(objs) <= FEW_ROWS_SCOPED else None
+        return self._noted(written, self._named_scopes(rows, fields) if written else None)
 
     bulk_update.alters_data = True  # type: ignore[attr-defined]
 
@@ -176,33 +329,121 @@ class SiteQuerySet(models.QuerySet):
     _raw_delete.alters_data = True  # type: ignore[attr-defined]
 
 
-def cached(name: str, parts: object, compute: Callable[[], T]) -> T:
-    """`compute()`, kept in the cache until the next change: an aggregate that would read a
-    large part of the table (the facet counts of a filter, a member's co-authors), shared by
-    every page that shows it and by every rendering of one, so that a page rendered anew costs
-    about the same at 200,000 papers as at 2,000. `parts` names what the value depends on; its
-    repr is the key. Kept with SITE_CACHE=0 too, which turns off whole pages only."""
-    if (key := value_key(name, parts)) is None:
-        return compute()
-    return cast(T, cache.get_or_set(key, compute, settings.SITE_CACHE_TIMEOUT))
+def cached(
+    name: str,
+    parts: object,
+    compute: Callable[[], T],
+    *,
+    scopes: Iterable[str] | None = None,
+    lags: bool = False,
+    apart_from: str | None = None,
+) -> T:
+    """`compute()`, kept in the shared cache until a change of `scopes` (any change when None):
+    an aggregate that would read a large part of the table (the facet counts of a filter, a
+    member's co-authors), shared by every page that shows it and by every rendering of one, so
+    that a page rendered anew costs about the same at 200,000 papers as at 2,000. `parts` names
+    what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too, which turns off
+    whole pages only. `lags`: see `kept`; `apart_from`: see `first_change_of`."""
+    return kept(name, parts, compute, scopes=scopes, lags=lags, apart_from=apart_from)[0]
+
+
+def kept(
+    name: str,
+    parts: object,
+    compute: Callable[[], T],
+    *,
+    scopes: Iterable[str] | None = None,
+    lags: bool = False,
+    apart_from: str | None = None,
+) -> tuple[T, str]:
+    """`cached`, with a digest of the value: what a fragment drawn from it is kept under
+    ({% cache %}'s version), so that counts made anew but the same (a title edited) keep the
+    fragments drawn from them.
+
+    `lags` (counts only): a value out of date for at most settings.SITE_CACHE_LAG_SECONDS
+    since the write that moved it is served as it is while the request is answered, and
+    computed anew once the answer is sent (request_finished), by one process (a claim in the
+    shared cache); the page showing it is neither kept nor given an ETag. So the first visitor
+    after an edit does not wait for counts over 200,000 papers."""
+    stamp = current_stamp()
+    key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
+    if not stamp or _bump_pending():
+        return compute(), "now-" + secrets.token_hex(8)
+    follows = frozenset(scopes) if scopes is not None else None
+    stored = caches.read(key)
+    if stored is not None:
+        made, value, digest = stored
+        moved, since = first_change_of(follows, made, stamp, apart_from=apart_from)
+        if not moved:
+            return value, digest
+        if (
+            lags
+            and since is not None
+            and time.time() - since <= settings.SITE_CACHE_LAG_SECONDS
+            and (deferred := getattr(_request_work, "deferred", None)) is not None
+        ):
+            _request_work.lagging = True
+            claim = caches.rebuild_claim_key(key)
+            if caches.add(claim, True, settings.SITE_CACHE_LAG_SECONDS):
+                deferred.append((key, claim, compute))
+            return value, digest
+    value = compute()
+    digest = _digest(value)
+    caches.write(key, (stamp, value, digest), settings.SITE_CACHE_TIMEOUT)
+    return value, digest
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)).hexdigest()[:16]
+
+
+# Per thread: the lagging values to compute once the request's answer is sent, and whether
+# the answer showed one.
+_request_work = threading.local()
+
+
+def _begin_request() -> None:
+    _request_work.deferred = []
+    _request_work.lagging = False
+
+
+def showed_lagging_value() -> bool:
+    return bool(getattr(_request_work, "lagging", False))
+
+
+def _compute_deferred(**kwargs: Any) -> None:
+    """request_finished: the answer is sent; compute the lagging values it served."""
+    deferred = getattr(_request_work, "deferred", None) or []
+    _request_work.deferred = None
+    for key, claim, compute in deferred:
+        try:
+            stamp = _shared_stamp()  # before any row is read
+            value = compute()
+            caches.write(key, (stamp, value, _digest(value)), settings.SITE_CACHE_TIMEOUT)
+        except Exception:
+            # The visitor has the answer; the next request computes the value before answering.
+            logger.exception("Counting %s anew after a change failed", key)
+        finally:
+            caches.forget(claim)
+
+
+request_finished.connect(_compute_deferred, dispatch_uid="site_cache_compute_deferred")
 
 
 def value_key(name: str, parts: object) -> str | None:
-    """The shared cache's key for a value kept until the next change (`cached`, a CV's PDF):
+    """The shared cache's key for a value kept until the next change (a CV's PDF):
     the release, the stamp and `parts`. None while the open transaction has written rows:
     nothing may be kept then, the stamp has not moved yet."""
     if _bump_pending():
         return None
-    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
-    return f"{name}:{release()}:{current_stamp()}:{digest}"
+    return caches.value_key(name, parts, release=release(), stamp=current_stamp())
 
 
 def lasting_key(name: str, parts: object) -> str:
     """The key of a value that outlives changes (the release and `parts` only): the latest copy
     of a slow document, served for a bounded time while it is made again, and the claim on
     making it."""
-    digest = hashlib.sha256(repr(parts).encode()).hexdigest()
-    return f"{name}:{release()}:{digest}"
+    return caches.lasting_key(name, parts, release=release())
 
 
 class LocalCopies:
@@ -210,39 +451,58 @@ class LocalCopies:
 
     For what is read on every request and costs more to fetch from the shared cache (a file
     read, a network round trip and unpickling) than to keep: whole pages, a list's entries.
-    The copies are those of one change stamp: when a request brings a new one (a save on this
-    or another app server), they are all dropped, so a copy is valid exactly as long as one
-    in the shared cache would be.
+    Each copy follows scopes (every change when None): when a request brings a new stamp (a
+    save on this or another app server), the copies whose scopes the changes since touched are
+    dropped (all of them when those changes are not known), so a copy is valid exactly as long
+    as one in the shared cache would be.
     """
 
     def __init__(self, size_setting: str):
         self.size_setting = size_setting
-        self.values: OrderedDict[str, object] = OrderedDict()
+        self.values: OrderedDict[str, tuple[frozenset[str] | None, object]] = OrderedDict()
         self.stamp = ""
         self.lock = threading.Lock()
 
     def get_many(self, keys: list[str], *, stamp: str) -> dict[str, object]:
         with self.lock:
-            self._drop_older_than(stamp)
-            found = {key: self.values[key] for key in keys if key in self.values}
+            self._catch_up(stamp)
+            found = {key: self.values[key][1] for key in keys if key in self.values}
             for key in found:
                 self.values.move_to_end(key)
         return found
 
-    def set_many(self, values: Mapping[str, object], *, stamp: str) -> None:
+    def set_many(
+        self,
+        values: Mapping[str, object],
+        *,
+        stamp: str,
+        scopes: Callable[[str], Iterable[str] | None] = lambda key: None,
+    ) -> None:
         with self.lock:
-            self._drop_older_than(stamp)
-            self.values.update(values)
-            for key in values:
+            self._catch_up(stamp)
+            for key, value in values.items():
+                follows = scopes(key)
+                self.values[key] = (frozenset(follows) if follows is not None else None, value)
                 self.values.move_to_end(key)
             size = getattr(settings, self.size_setting)
             while len(self.values) > size:
                 self.values.popitem(last=False)
 
-    def _drop_older_than(self, stamp: str) -> None:
-        if stamp != self.stamp:
+    def _catch_up(self, stamp: str) -> None:
+        if stamp == self.stamp:
+            return
+        changes = changes_between(self.stamp, stamp)
+        touched = set().union(*(change.scopes for change in changes)) if changes else set()
+        if changes is None or EVERYTHING in touched:
             self.values.clear()
-            self.stamp = stamp
+        elif touched:
+            for key in [
+                key
+                for key, (follows, _) in self.values.items()
+                if follows is None or follows & touched
+            ]:
+                del self.values[key]
+        self.stamp = stamp
 
 
 # One store per kind of value kept by cached_each, so that a large export's BibTeX entries do
@@ -257,15 +517,17 @@ def cached_each(
     ids: Iterable[K],
     render: Callable[[list[K]], dict[K, str]],
     size_setting: str = "SITE_CACHE_LOCAL_ENTRIES",
+    scopes: Callable[[K], Iterable[str] | None] = lambda id: None,
 ) -> dict[K, str]:
-    """`render(ids)`, each id's value kept in this process's memory until the next change: the
-    entries of a list (a paper's <li> with its citation) or of an export (its BibTeX), which
-    every list or export showing the paper shares, so that a page rendered anew renders only
-    the entries no list has shown since the last change. `render` is given the ids not kept,
-    once, and may leave out an id whose row is gone; the answer is in the order of `ids`.
-    `parts` names what else a value depends on (the site's address). Kept with SITE_CACHE=0
-    too, as `cached` values are; never with DEBUG on, so that a template edited under
-    runserver shows at once.
+    """`render(ids)`, each id's value kept in this process's memory until a change of its
+    `scopes(id)` (any change when None; a paper's entry follows `paper:<pk>`): the entries of a
+    list (a paper's <li> with its citation) or of an export (its BibTeX), which every list or
+    export showing the paper shares, so that a page rendered anew renders only the entries no
+    list has shown since they changed. `render` is given the ids not kept, once, and may leave
+    out an id whose row is gone; the answer is in the order of `ids`. `parts` names what else a
+    value depends on (the site's address). Kept with SITE_CACHE=0 too, as `cached` values are;
+    never with DEBUG on, so that a template edited under runserver shows at once. `scopes` is
+    asked after `render`, which may note what it read.
 
     In each process's memory rather than the shared cache: 50 reads from a file cache cost
     more than the page they would spare, and the file cache lists its folder on every write.
@@ -276,17 +538,24 @@ def cached_each(
     stamp = current_stamp()
     keep = bool(stamp) and not settings.DEBUG and not _bump_pending()
     store = _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
-    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
-    keys = {id: f"{name}:{release()}:{digest}:{id}" for id in ids}
+    keys = {id: caches.entry_key(name, parts, id, release=release()) for id in ids}
     kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}
     found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
     if missing := [id for id in ids if id not in found]:
         rendered = render(missing)
         if keep:
             new = {keys[id]: value.encode() for id, value in rendered.items()}
-            store.set_many(new, stamp=stamp)
+            ids_of = {keys[id]: id for id in rendered}
+            store.set_many(new, stamp=stamp, scopes=lambda key: scopes(ids_of[key]))
         found.update(rendered)
     return {id: found[id] for id in ids if id in found}
+
+
+def fragment_timeout() -> int:
+    """How long `{% cache %}` keeps a part of a page: not at all under DEBUG (a template being
+    edited shows on the next reload) nor inside a transaction that wrote (its stamp has not
+    moved yet)."""
+    return 0 if settings.DEBUG or _bump_pending() else settings.SITE_CACHE_TIMEOUT
 
 
 @functools.cache
@@ -310,17 +579,11 @@ def release() -> str:
 
 
 def page_key(request: HttpRequest, stamp: str) -> str:
-    """The release, the stamp and the URL as asked, with the parameters in a fixed order (each
-    name's values kept in their order: the page lists them so) and the host, which absolute
-    links in feeds and exports are built from."""
-    query = urlencode(sorted(request.GET.lists(), key=lambda item: item[0]), doseq=True)
-    url = f"{request.scheme}://{request.get_host()}{request.path}?{query}"
-    return f"{PAGE_KEY}:{release()}:{stamp}:{hashlib.sha256(url.encode()).hexdigest()}"
+    return caches.page_key(request, release=release(), stamp=stamp)
 
 
 def etag(stamp: str) -> str:
-    # Weak: the same content, not necessarily the same bytes (a header may differ).
-    return f'W/"{release()}-{stamp}"'
+    return caches.etag(release=release(), stamp=stamp)
 
 
 class SiteCacheMiddleware:
@@ -331,6 +594,7 @@ class SiteCacheMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         token = _request_stamp.set(_shared_stamp())
+        _begin_request()
         try:
             return self.respond(request)
         finally:
@@ -354,7 +618,11 @@ class SiteCacheMiddleware:
             cached[CACHE_HEADER] = "hit"
             return cached
         response = self.get_response(request)
-        if self.is_cacheable(response):
+        if showed_lagging_value():
+            # Counts shown as they were before a change: neither kept nor validated, so the
+            # next visitor gets them counted anew.
+            response[CACHE_HEADER] = "lagging"
+        elif self.is_cacheable(response):
             response["ETag"] = validator
             response.headers.pop("Last-Modified", None)
             patch_vary_headers(response, ["Cookie"])
@@ -363,7 +631,7 @@ class SiteCacheMiddleware:
                 patch_cache_control(response, public=True, no_cache=True)
             # A streamed answer (a large export) is validated like any page, but not kept.
             if key is not None and not response.streaming:
-                cache.set(key, response, settings.SITE_CACHE_TIMEOUT)
+                caches.write(key, response, settings.SITE_CACHE_TIMEOUT)
                 self.local.set_many(
                     {key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp
                 )
@@ -379,7 +647,7 @@ class SiteCacheMiddleware:
         """
         if (data := self.local.get_many([key], stamp=stamp).get(key)) is not None:
             return pickle.loads(cast(bytes, data))
-        response = cache.get(key)
+        response = caches.read(key)
         if response is not None:
             self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
         return response

@@ -1,6 +1,7 @@
 from django.db.models import Exists
 from django.utils.functional import SimpleLazyObject
 
+from directory import site_cache
 from directory.models import Lab
 from people.models import ResearchGroup
 
@@ -22,3 +23,15 @@ def lab(request):
     One query: the lab row with an EXISTS, so the header costs no query of its own.
     """
     return {"lab": current_lab(request)}
+
+
+def fragments(request):
+    """What `{% cache %}` keeps the parts of a page under (directory/caches.py lists them):
+    `fragment_timeout`, 0 (nothing kept) under DEBUG, so a template edited under runserver
+    shows at once, or while the request's transaction has written (its stamp has not moved);
+    and `fragment_release`, the code's version. Each fragment adds the stamp its data was made
+    under (`counted`)."""
+    return {
+        "fragment_timeout": site_cache.fragment_timeout(),
+        "fragment_release": SimpleLazyObject(site_cache.release),
+    }

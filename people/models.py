@@ -338,6 +338,18 @@ class Person(KnownByNames, PublicPage):
             ),
         ]
 
+    def cache_scopes(self) -> set[str]:
+        """What a write of this person may change on public pages (directory/caches.py): their
+        profile, every list naming people, and the entries of their papers (one query)."""
+        papers = self.authorships.values_list("publication_id", flat=True)
+        return {
+            f"person:{self.pk}",
+            f"papers-of:{self.pk}",
+            "people",
+            "publications",
+            *(f"paper:{paper}" for paper in papers),
+        }
+
     def __str__(self):
         return self.name
 

@@ -5,7 +5,7 @@ authors, badges, links, abstract, COinS span and "Cite" block with the paper's B
 about 2 ms each to load and render, so 50 of them cost 100 ms where the rest of /publications/
 costs 20. An entry depends only on its paper, the rows it shows (venue, authors and whether each
 is a published member, awards, links) and the site's address, so it is kept per paper until the
-next change (directory.site_cache.cached_each) and a page rendered anew (another filter, another
+next change of that paper (directory.site_cache.cached_each) and a page rendered anew (another filter, another
 page number) renders only the papers no list has shown since.
 
 A list hands its papers over as `Listed` rows (its ids and years: one query that loads no
@@ -65,5 +65,9 @@ def rendered_entries(
     # The COinS span holds the paper's full address, which depends on the host asked.
     site = request.build_absolute_uri("/")
     return cached_each(
-        "publication-entry", parts=(site, cite), ids=[p.pk for p in publications], render=render
+        "publication-entry",
+        parts=(site, cite),
+        ids=[p.pk for p in publications],
+        render=render,
+        scopes=lambda pk: {f"paper:{pk}"},
     )

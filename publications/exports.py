@@ -224,7 +224,13 @@ def bibtex_entries(publications: Iterable[Publication] | QuerySet[Publication]) 
                 entries[paper.pk] = _bibtex_text(paper, key, names, pdf, equal)
         return entries
 
-    return cached_each("publication-bibtex", parts=(), ids=ids, render=write)
+    return cached_each(
+        "publication-bibtex",
+        parts=(),
+        ids=ids,
+        render=write,
+        scopes=lambda pk: {f"paper:{pk}"},
+    )
 
 
 class BibtexPaper(NamedTuple):

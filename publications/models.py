@@ -358,6 +358,11 @@ class Publication(PublicPage):
         m2m_fields=["areas"], excluded_fields=["search_text", "abstract_html"]
     )
 
+    def cache_scopes(self) -> set[str]:
+        """What a write of this paper may change on public pages (directory/caches.py): its own
+        rows, the papers of each member among its authors, the lists. One query."""
+        return paper_scopes(self.pk)
+
     class Meta:
         # The slug last: papers of one year and title keep one order, so a page of the list,
         # of the API and of an export never repeats or skips one of them.
@@ -428,6 +433,19 @@ class PublicationPart(OrderedRow):
 
     natural_key.dependencies = ["publications.publication"]  # type: ignore[attr-defined]
 
+    def cache_scopes(self) -> set[str]:
+        """A part shows on its paper's page and entry: the paper's scopes (one query)."""
+        return paper_scopes(self.publication_id)  # type: ignore[attr-defined]
+
+
+def paper_scopes(pk: int) -> set[str]:
+    """The scopes a write of the paper `pk` or of one of its parts moves (directory/caches.py):
+    the paper, the papers of each member among its authors, and the lists. One query."""
+    people = Authorship.objects.filter(publication_id=pk, person__isnull=False).values_list(
+        "person_id", flat=True
+    )
+    return {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
+
 
 class AuthorshipQuerySet(OrderedRowQuerySet):
     def by(self, people):
@@ -492,6 +510,19 @@ class Authorship(PublicationPart):
     )
 
     objects = AuthorshipQuerySet.as_manager()  # type: ignore[misc]
+
+    # The member the row named when read (from_db): re-pointed to another, both profiles change.
+    loaded_person_id: int | None = None
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        row = super().from_db(db, field_names, values)
+        row.loaded_person_id = row.__dict__.get("person_id")
+        return row
+
+    def cache_scopes(self) -> set[str]:
+        loaded = self.loaded_person_id
+        return super().cache_scopes() | ({f"papers-of:{loaded}"} if loaded else set())
 
     class Meta(PublicationPart.Meta):
         verbose_name = "author"

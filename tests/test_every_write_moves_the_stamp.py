@@ -229,6 +229,8 @@ WRITES: dict[str, Callable[[], Write]] = {
 @pytest.mark.parametrize("path", WRITES)
 def test_a_public_page_shows_each_write_on_the_next_request(client, settings, path):
     settings.SITE_CACHE = True
+    # As in production: counts may be shown late right after a write, nothing else.
+    settings.SITE_CACHE_LAG_SECONDS = 60
     Lab.objects.current()  # made on the first page otherwise, which would move the stamp
     case = WRITES[path]()
     before = client.get(case.url).content.decode()
@@ -266,3 +268,34 @@ def test_a_site_model_whose_manager_skips_the_stamp_fails_the_system_check():
         errors = checks.run_checks(tags=[checks.Tags.models])
     assert [error.obj for error in errors if error.id == "directory.E003"] == [ExternalPerson]
     assert not [error for error in checks.run_checks() if error.id == "directory.E003"]
+
+
+def test_an_edit_of_one_paper_shows_on_every_page_that_shows_it(client, settings):
+    """Caches follow the paper, its members and the lists (directory/caches.py), not every
+    write: an edit of paper A still shows, on the next request, on A's page, the list, each
+    member author's profile and their group's page; the other paper's page keeps its own."""
+    from django.db import transaction
+
+    from tests.department import make_membership, make_research_group
+
+    settings.SITE_CACHE = True
+    settings.SITE_CACHE_LAG_SECONDS = 60
+    Lab.objects.current()
+    hang, bo = make_member(), make_person(name="Bo Zhao", slug="bo-zhao")
+    group = make_research_group(name="Systems", slug="systems", is_published=True)
+    make_membership(hang, group)
+    paper = make_publication(title="Klotski", slug="klotski", authors=[hang, bo])
+    other = make_publication(title="Sirius", slug="sirius", authors=[bo])
+    pages = [paper.get_absolute_url(), "/publications/", PROFILE, "/people/bo-zhao/"]
+    pages += ["/groups/systems/"]
+    for url in [*pages, other.get_absolute_url()]:
+        assert "Klotski" in client.get(url).text or url == other.get_absolute_url()
+        assert client.get(url)[site_cache.CACHE_HEADER] == "hit"
+
+    paper.title = "Klotski Revisited"
+    with transaction.atomic():
+        paper.save()
+
+    for url in pages:
+        assert "Klotski Revisited" in client.get(url).text, f"{url} is stale after the edit"
+    assert "Sirius" in client.get(other.get_absolute_url()).text

@@ -5,6 +5,7 @@ on a live site, so an edit is seen by the next request only if the commit hook d
 """
 
 import pytest
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -236,8 +237,8 @@ def test_each_process_keeps_its_own_copies_valid_only_under_the_shared_stamp(cli
     (another app server's save moves the shared stamp) makes the local copy unreachable."""
     client.get("/publications/")
     stamp = site_cache.current_stamp()
-    site_cache.cache.clear()  # the shared pages gone (evicted, say), the stamp kept
-    site_cache.cache.set(site_cache.STAMP_KEY, stamp, timeout=None)
+    cache.clear()  # the shared pages gone (evicted, say), the stamp kept
+    cache.set(site_cache.STAMP_KEY, stamp, timeout=None)
     assert client.get("/publications/")[site_cache.CACHE_HEADER] == "hit"
     Publication.objects.filter(slug="klotski").update(title="Klotski Revisited")
     site_cache.bump_stamp()  # what the other server's commit does

@@ -1,10 +1,7 @@
 from django import template
-from django.conf import settings
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
 
 from directory.icons import PATHS
-from directory.site_cache import cached
 
 register = template.Library()
 
@@ -44,31 +41,3 @@ def icon(name: str) -> str:
         'stroke-linecap="round" stroke-linejoin="round"><path d="{}"/></svg>',
         path,
     )
-
-
-@register.tag
-def kept(parser, token):
-    """{% kept "name" part ... %}…{% endkept %}: the block's HTML rendered once per change stamp
-    for the same parts (directory.site_cache.cached), for a part of a page that is the same
-    for every visitor and costs more to render than to read (a list's filter panel, whose
-    facets run to hundreds of options). The parts must name everything the block shows."""
-    name, *parts = token.split_contents()[1:]
-    nodelist = parser.parse(("endkept",))
-    parser.delete_first_token()
-    return KeptNode(
-        nodelist, parser.compile_filter(name), [parser.compile_filter(p) for p in parts]
-    )
-
-
-class KeptNode(template.Node):
-    def __init__(self, nodelist, name, parts):
-        self.nodelist, self.name, self.parts = nodelist, name, parts
-
-    def render(self, context) -> str:
-        def render() -> str:
-            return self.nodelist.render(context)
-
-        if settings.DEBUG:  # a template edited under runserver shows at once
-            return render()
-        parts = [part.resolve(context) for part in self.parts]
-        return mark_safe(cached(self.name.resolve(context), parts, render))

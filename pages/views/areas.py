@@ -33,6 +33,7 @@ def area(request, slug):
         "area-publications",
         area.pk,
         lambda: (publications.count_per_year(), listed(publications[:AREA_PUBLICATIONS])),
+        scopes={"publications"},
     )
     all_of_them = f"{reverse('publications:index')}?area={area.slug}"
     return render(

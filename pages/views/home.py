@@ -30,6 +30,7 @@ def home(request):
             listed(publications.filter(is_featured=True)[:HOME_PUBLICATIONS]),
             listed(publications.filter(is_featured=False)[:HOME_PUBLICATIONS]),
         ),
+        scopes={"publications"},
     )
     return render(
         request,

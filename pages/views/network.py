@@ -35,7 +35,9 @@ def network_context(
     years: tuple[int | None, int | None] = (None, None),
 ) -> dict[str, Any]:
     """The network of `publications` in `years`, ready for includes/coauthor_network.html:
-    kept until the next change under `scope` and the years, so a page shows it at no query."""
+    kept until a change of the papers or of anyone's name, and right after one shown as it was
+    while it is counted anew (at most SITE_CACHE_LAG_SECONDS, directory/caches.py), so a page
+    shows it at no query and an edit does not wait for the count."""
     first, last = years
     if first is not None:
         publications = publications.filter(year__gte=first)
@@ -46,7 +48,13 @@ def network_context(
         network = coauthor_network(publications)
         return network, network.drawing(centre=centre)
 
-    network, drawing = cached("coauthor-network", (scope, years, centre), compute)
+    network, drawing = cached(
+        "coauthor-network",
+        (scope, years, centre),
+        compute,
+        scopes={"publications", "people"},
+        lags=True,
+    )
     return {"network": network, "drawing": drawing}
 
 

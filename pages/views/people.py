@@ -10,7 +10,7 @@ from django.utils.functional import SimpleLazyObject
 from directory.charts import year_chart
 from directory.filters import canonical_choice
 from directory.pdf_renders import pdf_response
-from directory.site_cache import cached
+from directory.site_cache import cached, kept
 from news.models import NewsItem
 from pages.views.network import network_context, network_url
 from people.filters import PersonFilter, facet_options
@@ -80,21 +80,30 @@ def profile(request, slug):
     # a published one is the same for every visitor, so kept until the next change. A draft,
     # which only staff preview, is read every time.
     person = (
-        cached("profile-person", pk, lambda: profile_person(pk))
+        cached("profile-person", pk, lambda: profile_person(pk), scopes={f"person:{pk}"})
         if is_published
         else profile_person(pk)
     )
     if person is None:  # deleted since its row was read
         raise Http404("No person matches the given query.")
     publications = Publication.objects.published().authored_by(person)
-    # Aggregates over every paper of the person (thousands for a prolific member of a
-    # department), and the selection, which sorts all of them to find the first few: kept
-    # until the next change (the selection's entries are kept by publications.entries).
-    per_year, coauthors, external_coauthors, selected, featured = cached(
-        "profile-aggregates",
+    # Their papers per year, over every paper of the person (thousands for a prolific member of
+    # a department): kept until their papers change, and right after such a change shown as
+    # they were while they are counted anew (at most SITE_CACHE_LAG_SECONDS).
+    per_year, counted = kept(
+        "profile-counts",
+        person.pk,
+        publications.count_per_year,
+        scopes={f"papers-of:{person.pk}"},
+        lags=True,
+    )
+    # Their co-authors, and the selection, which sorts all of their papers to find the first
+    # few: kept until their papers or anyone's name change, never late (the selection's
+    # entries are kept by publications.entries).
+    coauthors, external_coauthors, selected, featured = cached(
+        "profile-people",
         person.pk,
         lambda: (
-            publications.count_per_year(),
             list(publications.coauthors_of(person)),
             list(publications.external_coauthors()[:PROFILE_COLLABORATORS]),
             listed(
@@ -105,6 +114,7 @@ def profile(request, slug):
             # Featured papers come first, so the list shows one if the person has any.
             publications.filter(is_featured=True).exists(),
         ),
+        scopes={f"papers-of:{person.pk}", "people"},
     )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
     network = network_context(("person", person.pk), publications, centre=person.pk)
@@ -119,6 +129,7 @@ def profile(request, slug):
                 shown=len(selected), count=sum(per_year.values()), featured=featured
             ),
             "all_publications_url": all_of_them,
+            "counted": counted,
             # Drawn only when the profile's kept chart is out of date.
             "chart": SimpleLazyObject(
                 lambda: year_chart(

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 
 from directory.charts import year_chart
 from directory.pagination import paginate
-from directory.site_cache import cached, cached_each
+from directory.site_cache import cached, cached_each, kept
 from news.models import NewsItem
 from publications import exports
 from publications.entries import listed
@@ -56,9 +56,11 @@ def listing_context(
     filterset = PublicationFilter(request.GET, queryset=publications, without=without)
     filterset.form.is_valid()
     list_key = (scope, without, sorted(filterset.form.cleaned_data.items()))
-    # Counted once per filter until the next change, for every page of it: at 200,000 papers
-    # the count, the facets, the award count and the years read most of the table.
-    count, facet_options, awards, years = cached(
+    # Counted once per filter until the papers or people change, for every page of it: at
+    # 200,000 papers the count, the facets, the award count and the years read most of the
+    # table. Right after a change the previous counts are shown while they are counted anew
+    # (at most SITE_CACHE_LAG_SECONDS after it): the list's rows and entries are never late.
+    (count, facet_options, awards, years), counted = kept(
         "publication-counts",
         list_key,
         lambda: (
@@ -67,14 +69,19 @@ def listing_context(
             award_count(filterset),
             year_counts(filterset),
         ),
+        scopes={"publications", "people"},
+        lags=True,
     )
     page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
     # A page's rows too: a member's or a search's 50 newest papers are found by sorting all
     # their papers (28,000 for a common word at 200,000 papers), which no index can spare.
+    # Sliced by the page's number, not by the count, which may be late by a paper or two.
+    first = (page.number - 1) * PER_PAGE
     page.object_list = cached(
         "publication-list-page",
         (*list_key, page.number),
-        lambda: listed(cast(PublicationQuerySet, page.object_list)),
+        lambda: listed(filterset.qs[first : first + PER_PAGE]),
+        scopes={"publications"},
     )
     return {
         "filterset": filterset,
@@ -100,6 +107,8 @@ def listing_context(
         # What the filter panel and the chart are drawn from, beside the counts: the query as
         # given (their links keep its values and their order), whatever the page number.
         "panel_key": (scope, without, [item for item in request.GET.lists() if item[0] != "page"]),
+        # A digest of the counts: the panel and the chart are drawn from them.
+        "counted": counted,
     }
 
 
@@ -214,25 +223,32 @@ def publication(request, slug):
 PUBLICATION_PARTS = ("description", "meta", "article")
 
 
-def publication_parts(request, pk: int) -> dict[str, SafeString] | None:
+def publication_parts(
+    request, pk: int, *, scopes: set[str] | None = None
+) -> dict[str, SafeString] | None:
     """The parts of the page of the paper `pk` (published or not); None if it was deleted.
     Rendered with a plain Context: they show nothing of the visitor, and the page's context
-    processors are base.html's."""
+    processors are base.html's. What they follow is added to `scopes`."""
     paper = Publication.objects.for_listing().filter(pk=pk).first()
     if paper is None:
         return None
     exports.with_citations([paper])
     members = paper.published_members
+    if scopes is not None:
+        scopes |= publication_page_scopes(pk, members)
     # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
     # shared by the processes until the next change (their entries are kept too).
     related = cached(
         "related-publications",
-        pk,
+        (pk, sorted(member.pk for member in members)),
         lambda: listed(
             Publication.objects.published()
             .authored_by(members)
             .exclude(pk=pk)[:RELATED_PUBLICATIONS]
         ),
+        scopes=publication_page_scopes(pk, members),
+        # The paper is not among its related papers; its members are part of the key.
+        apart_from=f"paper:{pk}",
     )
     context = Context(
         {
@@ -259,17 +275,28 @@ def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
     (site_cache.cached_each), per site address: its JSON-LD and COinS spans hold absolute
     links."""
 
+    follows: set[str] = set()
+
     def render(ids: list[tuple[int, str]]) -> dict[tuple[int, str], str]:
-        parts = publication_parts(request, pk) or {}
+        parts = publication_parts(request, pk, scopes=follows) or {}
         return {(pk, name): parts[name] for _, name in ids if name in parts}
 
-    kept = cached_each(
+    kept_parts = cached_each(
         "publication-page",
         parts=request.build_absolute_uri("/"),
         ids=[(pk, name) for name in PUBLICATION_PARTS],
         render=render,
         size_setting="SITE_CACHE_LOCAL_PAPER_PAGES",
+        # Noted by render: the paper and its members' papers (the related ones). A page also
+        # shows news and venues, which name no scopes: their writes move every cache.
+        scopes=lambda id: follows,
     )
-    if len(kept) < len(PUBLICATION_PARTS):
+    if len(kept_parts) < len(PUBLICATION_PARTS):
         return None
-    return {name: mark_safe(value) for (_, name), value in kept.items()}
+    return {name: mark_safe(value) for (_, name), value in kept_parts.items()}
+
+
+def publication_page_scopes(pk: int, members) -> set[str]:
+    """What a paper's page follows (directory/caches.py): the paper, and its members' other
+    papers, from which its related papers are chosen."""
+    return {f"paper:{pk}", *(f"papers-of:{member.pk}" for member in members)}

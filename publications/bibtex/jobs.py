@@ -24,13 +24,13 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
+from directory import caches
 from publications.bibtex.importing import ImportRefused, ImportResult, import_bibliography
 from publications.bibtex.limits import count_entries
 from publications.bibtex.reading import Bibliography, Progress, parse_bibtex
@@ -277,8 +277,10 @@ def _reporter(job_id: JobId, *, state: str) -> Progress:
                 phase=phase, done=done, total=total, heartbeat_at=now
             )
             return
-        cache.set(
-            _heartbeat_key(job_id), (now, phase, done, total), int(_timeout().total_seconds()) * 2
+        caches.write(
+            caches.heartbeat_key(job_id),
+            (now, phase, done, total),
+            int(_timeout().total_seconds()) * 2,
         )
         if done == total and not BibtexImport.objects.filter(pk=job_id, state=state).update(
             phase=phase, done=done, total=total, heartbeat_at=now
@@ -288,17 +290,13 @@ def _reporter(job_id: JobId, *, state: str) -> Progress:
     return progress
 
 
-def _heartbeat_key(job_id: JobId) -> str:
-    return f"bibtex-import-heartbeat:{job_id}"
-
-
 def _timeout() -> timedelta:
     return timedelta(seconds=settings.BIBTEX_WORKER_TIMEOUT_SECONDS)
 
 
 def with_latest_progress(job: BibtexImport) -> BibtexImport:
     """The job with the progress its worker reported from inside its transaction, if newer."""
-    reported = cache.get(_heartbeat_key(job.pk)) if not job.is_finished else None
+    reported = caches.read(caches.heartbeat_key(job.pk)) if not job.is_finished else None
     if reported and (job.heartbeat_at is None or reported[0] > job.heartbeat_at):
         job.heartbeat_at, job.phase, job.done, job.total = reported
     return job
