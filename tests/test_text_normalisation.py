@@ -415,3 +415,9 @@ def test_marked_wraps_each_word_start_found_and_escapes_the_rest():
     assert marked("Núñez & <Zhang> Zhu, not Azhar", terms) == (
         "<mark>Núñez</mark> &amp; &lt;<mark>Zh</mark>ang&gt; <mark>Zh</mark>u, not Azhar"
     )
+
+
+def test_an_address_like_affiliation_may_wrap_after_its_at_sign_and_stays_escaped():
+    from directory.templatetags.site import breakable
+
+    assert breakable("ByteDance@Seattle <b>") == "ByteDance@<wbr>Seattle &lt;b&gt;"

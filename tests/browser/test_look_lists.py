@@ -4,6 +4,8 @@ ring, the chart and print, measured in the browser at 390 and 1440 px, light and
 One paper of forty authors is added for the module (a member at position 30, two equal
 contributors first) and removed after its last test."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -118,3 +120,120 @@ def test_venue_badges_take_the_colour_of_their_venues_kind_and_name_the_venue_in
         colours[kind] = badge.evaluate("badge => getComputedStyle(badge).backgroundColor")
         assert badge.get_attribute("title")
     assert colours["conference"] != colours["preprint-server"]
+
+
+def test_search_results_are_one_line_rows_with_the_words_found_marked_under_one_box(page):
+    page.goto("/search/?q=zhang")
+    assert page.locator('input[type="search"]').count() == 1
+    rows = page.locator(".search-row")
+    assert rows.count() >= 5
+    line = rows.first.evaluate("row => parseFloat(getComputedStyle(row).lineHeight)")
+    for index in range(rows.count()):
+        box = rows.nth(index).locator(".search-row__title").bounding_box()
+        assert box["height"] < 1.5 * line  # one line, however long the title
+    expect(page.locator(".search-row mark").first).to_have_text("Zhang")
+    assert page.locator(".search-group").count() == 2  # people and papers; no empty kinds
+
+
+def test_news_titles_look_alike_whether_they_lead_to_a_page_or_not(page):
+    page.goto("/news/")
+    colours = page.locator(".news-entry__title").evaluate_all(
+        "titles => titles.map(title => getComputedStyle(title.querySelector('a') || title).color)"
+    )
+    assert len(colours) > 2 and len(set(colours)) == 1
+
+
+def luminance(colour: str) -> float:
+    red, green, blue = (int(part) / 255 for part in re.findall(r"[\d.]+", colour)[:3])
+
+    def linear(channel):
+        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+
+
+def contrast(first: str, second: str) -> float:
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+# The outer ring's colour, and the background it is drawn on: the first ancestor's with one.
+FOCUS_RING = """() => {
+  const element = document.activeElement;
+  let behind = element.parentElement;
+  while (behind && ['rgba(0, 0, 0, 0)', 'transparent'].includes(getComputedStyle(behind).backgroundColor))
+    behind = behind.parentElement;
+  const style = getComputedStyle(element);
+  return {tag: element.outerHTML.slice(0, 60), ring: style.outlineColor, width: style.outlineWidth,
+          on: getComputedStyle(behind || document.documentElement).backgroundColor};
+}"""
+
+
+@pytest.mark.parametrize("path", ["/publications/?author=hang-zhu", "/search/?q=zhang", "/news/"])
+def test_the_focus_ring_stands_out_three_to_one_on_every_surface_it_is_drawn_on(page, path):
+    page.goto(path)
+    surfaces = set()
+    for _ in range(45):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(FOCUS_RING)
+        if ring["tag"].startswith("<body"):
+            break
+        assert ring["width"] == "3px", ring
+        assert contrast(ring["ring"], ring["on"]) >= 3, ring
+        surfaces.add(ring["on"])
+    assert len(surfaces) >= 2  # the page, and a panel or chip on it
+
+
+def test_the_chart_labels_its_first_and_last_years(page):
+    page.goto("/publications/")
+    labels = page.locator(".chart__year").all_text_contents()
+    first, last = re.search(
+        r"(\d{4})–(\d{4})", page.locator(".year-chart figcaption").inner_text()
+    ).groups()
+    assert labels[0] == first and labels[-1] == last
+
+
+def test_the_filters_show_only_facets_that_have_options(page):
+    page.goto("/publications/?venue=arXiv")
+    assert page.get_by_text("None with these filters").count() == 0
+    for facet in page.locator(".filters fieldset.facet").all():
+        assert facet.locator("input, select").count() > 0
+    assert page.locator("#facet-award").count() == 0  # no arXiv paper has an award
+
+
+def test_a_printed_list_says_its_filters_and_shows_no_faces(page):
+    page.emulate_media(media="print")
+    page.goto("/publications/?author=hang-zhu")
+    chips = page.locator(".chips")
+    expect(chips).to_be_visible()
+    expect(chips).to_contain_text("Lab member: Hang Zhu")
+    expect(page.get_by_role("link", name="Clear all")).to_be_hidden()
+    page.goto("/people/")
+    assert page.locator(".avatar:visible").count() == 0
+    page.emulate_media(media="screen")
+
+
+# For each text node under the element, whether a line ends between two letters of one word.
+BROKEN_WORD = """element => {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let node, broken = [];
+  while ((node = walker.nextNode())) {
+    let top = null;
+    for (let index = 0; index < node.length; index++) {
+      range.setStart(node, index); range.setEnd(node, index + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect) continue;
+      if (top !== null && rect.top > top + 2 && /\\w/.test(node.data[index]) && /\\w/.test(node.data[index - 1]))
+        broken.push(node.data);
+      top = rect.top;
+    }
+  }
+  return broken;
+}"""
+
+
+def test_an_affiliation_with_an_at_sign_wraps_after_it_not_inside_a_word(page):
+    page.goto("/people/")
+    card = page.locator(".person-card", has_text="Hang Zhu")
+    assert card.locator(".person-card__affiliation").evaluate(BROKEN_WORD) == []
