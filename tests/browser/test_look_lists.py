@@ -2,7 +2,8 @@
 ring, the chart and print, measured in the browser at 390 and 1440 px, light and dark.
 
 One paper of forty authors is added for the module (a member at position 30, two equal
-contributors first) and removed after its last test."""
+contributors first), filed under a research area of its own; both are removed after the
+module's last test."""
 
 import re
 
@@ -15,9 +16,13 @@ SCHEMES = ["light", "dark"]
 COMBINATIONS = [(viewport, scheme) for viewport in VIEWPORTS for scheme in SCHEMES]
 BIG_PAPER = "/publications/forty-authors/"
 ADD_BIG_PAPER = """
-from people.models import Person
+from people.models import Person, ResearchArea
 from publications.models import Authorship, Publication, Venue
 member = Person.objects.get(slug="hang-zhu")
+area = ResearchArea.objects.create(
+    name="Distributed training", slug="distributed-training",
+    description="Training one model on **many** machines at once.",
+)
 paper = Publication.objects.create(
     title="Forty authors train one model", slug="forty-authors", year=2026,
     venue=Venue.objects.get(short_name="NSDI"), abstract="Many hands.",
@@ -28,10 +33,14 @@ for position in range(1, 41):
         name=member.name if position == 30 else f"Outside Author{position}",
         person=member if position == 30 else None,
     )
+paper.areas.add(area)
+member.research_areas.add(area)
 """
 REMOVE_BIG_PAPER = """
+from people.models import ResearchArea
 from publications.models import Publication
 Publication.objects.filter(slug="forty-authors").delete()
+ResearchArea.objects.filter(slug="distributed-training").delete()
 """
 
 
@@ -237,3 +246,18 @@ def test_an_affiliation_with_an_at_sign_wraps_after_it_not_inside_a_word(page):
     page.goto("/people/")
     card = page.locator(".person-card", has_text="Hang Zhu")
     assert card.locator(".person-card__affiliation").evaluate(BROKEN_WORD) == []
+
+
+@pytest.mark.parametrize(
+    "path", ["/publications/?year_min=2026", "/search/?q=zhang", "/news/", "/", "/areas/"]
+)
+def test_the_pages_this_part_changed_have_no_accessibility_violation_at_all(page, path):
+    """Every impact, not only the serious ones test_pages.py blocks on; with a long author
+    line and a Cite panel open."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.goto(path)
+    for summary in page.locator(".authors__more > summary, .publication__more > summary").all()[:4]:
+        summary.click()
+    violations = Axe().run(page).response["violations"]
+    assert [(violation["id"], violation["nodes"][0]["target"]) for violation in violations] == []
