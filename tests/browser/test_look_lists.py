@@ -35,11 +35,19 @@ for position in range(1, 41):
     )
 paper.areas.add(area)
 member.research_areas.add(area)
+from news.models import NewsItem
+story = NewsItem.objects.create(
+    title="Forty authors, one model", slug="forty-authors-news", date="2026-08",
+    body="We trained **one** model together.\n\n> Forty hands are better than two.",
+)
+story.publications.add(paper)
 """
 REMOVE_BIG_PAPER = """
 from people.models import ResearchArea
 from publications.models import Publication
 Publication.objects.filter(slug="forty-authors").delete()
+from news.models import NewsItem
+NewsItem.objects.filter(slug="forty-authors-news").delete()
 ResearchArea.objects.filter(slug="distributed-training").delete()
 """
 
@@ -112,6 +120,12 @@ def test_the_bibtex_of_a_long_entry_wraps_inside_its_panel(page):
     bibtex = entry.locator(".cite__bibtex")
     expect(bibtex).to_contain_text("Outside Author40")
     assert bibtex.evaluate("pre => pre.scrollWidth <= pre.clientWidth")
+    # Within the entry and the window, not widening them.
+    assert (
+        place(bibtex)[0] + bibtex.bounding_box()["width"]
+        <= place(entry)[0] + entry.bounding_box()["width"] + 1
+    )
+    assert not page.evaluate("document.documentElement.scrollWidth > innerWidth")
 
 
 def test_under_a_year_heading_no_entry_repeats_the_year(page):
@@ -146,6 +160,9 @@ def test_search_results_are_one_line_rows_with_the_words_found_marked_under_one_
 
 def test_news_titles_look_alike_whether_they_lead_to_a_page_or_not(page):
     page.goto("/news/")
+    expect(page.locator(".news-entry__summary").first).to_have_text(
+        "We trained one model together. Forty hands are better than two."
+    )
     colours = page.locator(".news-entry__title").evaluate_all(
         "titles => titles.map(title => getComputedStyle(title.querySelector('a') || title).color)"
     )
