@@ -38,7 +38,7 @@ member.research_areas.add(area)
 from news.models import NewsItem
 story = NewsItem.objects.create(
     title="Forty authors, one model", slug="forty-authors-news", date="2026-08",
-    body="We trained **one** model together.\n\n> Forty hands are better than two.",
+    body="We trained **one** model together.\\n\\n> Forty hands are better than two.",
 )
 story.publications.add(paper)
 """
