@@ -94,7 +94,11 @@ def year_chart(
                 width=round(width, 3),
                 y=TOP + BAR_AREA - max(height, 2 if count else 0),
                 height=max(height, 2 if count else 0),
-                show_label=(len(span) - 1 - index) % label_every == 0,
+                # Both ends always, and every label_every-th year back from the last one
+                # where it does not crowd the first.
+                show_label=index == 0
+                or (len(span) - 1 - index) % label_every == 0
+                and (index >= label_every or index == len(span) - 1),
                 show_count=bool(count) and len(span) <= MOST_COUNTS,
             )
         )

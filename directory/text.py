@@ -4,8 +4,11 @@
 import re
 import unicodedata
 from collections.abc import Iterable
+from itertools import groupby
 
 from django.db.models import Q
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 
 def fold(text: str) -> str:
@@ -60,3 +63,28 @@ def folded_matches(rows: Iterable[tuple[int, str]], terms: list[str]) -> set[int
         texts.setdefault(pk, []).append(text or "")
     folded = {pk: fold("\n".join(parts)) for pk, parts in texts.items()}
     return {pk for pk, text in folded.items() if all(starts_a_word(text, t) for t in terms)}
+
+
+def marked(text: str, terms: list[str], *, breaks: tuple[str, ...] = TEXT_BREAKS) -> SafeString:
+    """`text` as HTML with each word start a search term matched in `<mark>`, everything else
+    escaped: "Núñez" is marked for "nun", as the search found it. `terms` are folded
+    (search_terms)."""
+    folded = ""
+    origin: list[int] = []  # the index in `text` of each character of `folded`
+    for index, char in enumerate(text):
+        part = fold(char)
+        folded += part
+        origin.extend([index] * len(part))
+    chosen = [False] * len(text)
+    for term in terms:
+        start = folded.find(term)
+        while term and start != -1:
+            if start == 0 or folded[start - 1] in breaks:
+                for position in range(start, start + len(term)):
+                    chosen[origin[position]] = True
+            start = folded.find(term, start + 1)
+    pieces = []
+    for is_marked, run in groupby(range(len(text)), key=lambda index: chosen[index]):
+        piece = escape("".join(text[index] for index in run))
+        pieces.append(f"<mark>{piece}</mark>" if is_marked else piece)
+    return mark_safe("".join(pieces))

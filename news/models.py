@@ -28,6 +28,17 @@ class NewsItemQuerySet(PublishableQuerySet):
             )
         )
 
+    def with_groups(self):
+        """Each item's published research groups, named beside it on the news page: one query
+        for all items."""
+        return self.prefetch_related(
+            models.Prefetch(
+                "groups",
+                queryset=ResearchGroup.objects.published().only("name", "slug"),
+                to_attr="listed_groups",
+            )
+        )
+
     def about(self, person):
         """The items that name `person` among the people they are about."""
         return self.filter(people=person)

@@ -3,22 +3,26 @@ from django.utils.functional import SimpleLazyObject
 
 from directory import site_cache
 from directory.models import Lab
-from people.models import ResearchGroup
+from people.models import ResearchArea, ResearchGroup
 
 
 def current_lab(request):
-    """The lab row with `has_groups`, read at most once per request: the header reads it, and a
-    view that offers something only to a department (the site search's groups) asks the same
-    row rather than running a query of its own."""
+    """The lab row with `has_groups` and `has_areas`, read at most once per request: the header
+    reads it, and a view that offers something only to a department (the site search's groups)
+    asks the same row rather than running a query of its own."""
     if not hasattr(request, "_lab"):
         groups = Exists(ResearchGroup.objects.published())
-        request._lab = SimpleLazyObject(lambda: Lab.objects.annotate(has_groups=groups).current())
+        areas = Exists(ResearchArea.objects.published())
+        request._lab = SimpleLazyObject(
+            lambda: Lab.objects.annotate(has_groups=groups, has_areas=areas).current()
+        )
     return request._lab
 
 
 def lab(request):
     """The lab's name for every page's header, read once per request when used, with
-    `has_groups`: whether the header offers the Groups page (a one-lab site has none).
+    `has_groups` and `has_areas`: whether the header offers the Groups and Areas pages (a
+    one-lab site has none).
 
     One query: the lab row with an EXISTS, so the header costs no query of its own.
     """

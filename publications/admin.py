@@ -68,7 +68,7 @@ class VenueAdmin(HistoryAdmin):
     list_display = ["short_name", "full_name", "kind"]
     list_filter = ["kind"]
     search_fields = ["short_name", "full_name", "aliases"]
-    fields = ["short_name", "full_name", "kind", "aliases"]
+    fields = ["short_name", "full_name", "kind", "colour", "aliases"]
 
 
 class MemberAuthorshipFormSet(OrderedRowFormSet):

@@ -480,7 +480,8 @@ def active_filters(filterset: PublicationFilter) -> list[ActiveFilter]:
     labels = {
         "venue": ("Venue", {}),
         "type": ("Type", dict(Publication.Type.choices)),
-        "author": ("Author", dict(filterset.filters["author"].extra["choices"])),
+        # Named as the facet names it.
+        "author": ("Lab member", dict(filterset.filters["author"].extra["choices"])),
         **{
             name: (legend, dict(filterset.filters[name].extra["choices"]()))
             for name, legend in [("group", "Research group"), ("area", "Research area")]

@@ -6,6 +6,7 @@ from django.contrib.postgres.search import SearchVector
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from directory.colours import validate_badge_colour
 from directory.identifiers import DoiField
 from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
@@ -93,6 +94,16 @@ class Venue(ValidatedModel):
         help_text=(
             'Other names BibTeX files give this venue, one a line (e.g. "NIPS" for NeurIPS, '
             '"CoRR" for arXiv). The BibTeX import recognises the venue by them.'
+        ),
+    )
+    colour = models.CharField(
+        max_length=7,
+        blank=True,
+        validators=[validate_badge_colour],
+        help_text=(
+            'The colour of this venue\'s badge in lists, as "#rrggbb" (e.g. "#7a1f5c"). White '
+            "text must stand out on it (a contrast of at least 4.5:1). Empty: the colour of the "
+            "venue's kind."
         ),
     )
 

@@ -406,3 +406,18 @@ def test_the_data_migration_reports_an_orcid_that_becomes_another_profiles_and_g
     report = capsys.readouterr().out
     assert f"people.Person {twin.pk}: left as it is, fix it by hand" in report
     assert Person.objects.get(pk=twin.pk).orcid == FULLWIDTH_ORCID
+
+
+def test_marked_wraps_each_word_start_found_and_escapes_the_rest():
+    from directory.text import marked, search_terms
+
+    terms = search_terms("nunez ZH")
+    assert marked("Núñez & <Zhang> Zhu, not Azhar", terms) == (
+        "<mark>Núñez</mark> &amp; &lt;<mark>Zh</mark>ang&gt; <mark>Zh</mark>u, not Azhar"
+    )
+
+
+def test_an_address_like_affiliation_may_wrap_after_its_at_sign_and_stays_escaped():
+    from directory.templatetags.site import breakable
+
+    assert breakable("ByteDance@Seattle <b>") == "ByteDance@<wbr>Seattle &lt;b&gt;"

@@ -1,5 +1,6 @@
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 
 from directory.icons import PATHS
 
@@ -29,6 +30,13 @@ def email_address(address: str) -> str:
     user, domain = address.rsplit("@", 1)
     readable = f"{user} [at] {domain.replace('.', ' [dot] ')}"
     return format_html('<span class="email js-email">{}</span>', readable)
+
+
+@register.filter
+def breakable(text: str) -> str:
+    """`text` escaped, with a line-break opportunity after each "@" and "/": "ByteDance@Seattle"
+    wraps as "ByteDance@" and "Seattle" in a narrow card, not in the middle of a word."""
+    return mark_safe(escape(text).replace("@", "@<wbr>").replace("/", "/<wbr>"))
 
 
 @register.simple_tag

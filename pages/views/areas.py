@@ -1,5 +1,6 @@
 """/areas/: the list of research areas and an area's page."""
 
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -15,11 +16,37 @@ from publications.models import Publication
 AREA_PUBLICATIONS = 50
 
 
+def published_per_area(through, column: str, published) -> dict[int, int]:
+    """How many published rows (`published`, a queryset) each area has, through the
+    many-to-many table `through` whose `column` points at them: one query for every area."""
+    rows = (
+        through.objects.filter(**{f"{column}__in": published})
+        .values("researcharea")
+        .annotate(count=Count(column))
+    )
+    return {row["researcharea"]: row["count"] for row in rows}
+
+
 def areas(request):
-    """/areas/: the research areas, each linking to its page. A 404 while there is none."""
+    """/areas/: a card per research area, with the first lines of its description and how many
+    people, groups and papers it has (three queries for all areas). A 404 while there is none."""
     research_areas = list(ResearchArea.objects.published())
     if not research_areas:
         raise Http404("This site has no research areas.")
+    counts = {
+        "people": published_per_area(
+            Person.research_areas.through, "person", Person.objects.published()
+        ),
+        "groups": published_per_area(
+            ResearchGroup.areas.through, "researchgroup", ResearchGroup.objects.published()
+        ),
+        "publications": published_per_area(
+            Publication.areas.through, "publication", Publication.objects.published()
+        ),
+    }
+    for research_area in research_areas:
+        for name, per_area in counts.items():
+            setattr(research_area, f"{name}_count", per_area.get(research_area.pk, 0))
     return render(request, "areas/area_list.html", {"areas": research_areas})
 
 

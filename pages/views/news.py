@@ -10,7 +10,7 @@ PER_PAGE = 20
 
 
 def index(request):
-    news = NewsItem.objects.published().for_listing().with_publications()
+    news = NewsItem.objects.published().for_listing().with_publications().with_groups()
     filterset = NewsFilter(request.GET, queryset=news)
     return render(
         request,
@@ -25,7 +25,7 @@ def index(request):
 
 
 def detail(request, slug):
-    queryset = NewsItem.objects.visible_to(request.user).for_listing()
+    queryset = NewsItem.objects.visible_to(request.user).for_listing().with_groups()
     item = get_object_or_404(queryset, slug=slug)
     publications = listed(item.publications.published())
     return render(request, "news/news_detail.html", {"item": item, "publications": publications})

@@ -7,8 +7,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import SafeString
 
 from directory.filters import SearchField
+from directory.text import marked, search_terms
 from news.filters import search_news
 from news.models import NewsItem
 from pages.context_processors import current_lab
@@ -18,7 +20,45 @@ from publications.filters import search_publications
 from publications.models import Publication
 
 # The site search shows this many of each kind, and links to the list that has them all.
-SEARCH_SHOWN = 10
+SEARCH_SHOWN = 5
+
+
+@dataclass
+class SearchRow:
+    """One result on one line: what it is, its title with the words found marked, its year and
+    the lab's people it names."""
+
+    kind: str
+    title: SafeString
+    url: str
+    year: int | None = None
+    people: list[str] = field(default_factory=list)
+
+
+def row_of(kind: str, found, terms: list[str]) -> SearchRow:
+    """The row of a person, research group, publication or news item, from the querysets the
+    search gives them (their people prefetched): no query."""
+    if kind == "people":
+        return SearchRow(
+            found.position_title or "Person", marked(found.name, terms), found.get_absolute_url()
+        )
+    if kind == "groups":
+        leaders = [leadership.person.name for leadership in found.current_leaders]
+        url = found.get_absolute_url()
+        return SearchRow("Research group", marked(found.name, terms), url, people=leaders)
+    if kind == "publications":
+        members = [
+            author.name
+            for author in found.authorships.all()
+            if author.person_id and author.person.is_published
+        ]
+        kind_name = found.venue.short_name if found.venue else found.get_type_display()
+        url = found.get_absolute_url()
+        return SearchRow(kind_name, marked(found.title, terms), url, found.year, members)
+    people = [person.name for person in found.people.all()]
+    return SearchRow(
+        found.get_kind_display(), marked(found.title, terms), found.href, found.date.year, people
+    )
 
 
 @dataclass
@@ -29,6 +69,7 @@ class SearchGroup:
     title: str
     queryset: QuerySet = field(repr=False)
     list_url: str
+    terms: list[str] = field(default_factory=list)
 
     @cached_property
     def count(self) -> int:
@@ -37,6 +78,10 @@ class SearchGroup:
     @cached_property
     def first(self) -> list:
         return list(self.queryset[:SEARCH_SHOWN]) if self.count else []
+
+    @cached_property
+    def rows(self) -> list[SearchRow]:
+        return [row_of(self.kind, found, self.terms) for found in self.first]
 
 
 def search(request):
@@ -59,15 +104,14 @@ def search(request):
         publications = search_publications(
             Publication.objects.published().for_listing(), "q", words
         )
-        news = search_news(
-            NewsItem.objects.published().for_listing().with_publications(), "q", words
-        )
+        news = search_news(NewsItem.objects.published().for_listing(), "q", words)
+        terms = search_terms(words)
         groups = [
-            SearchGroup("people", "People", people, reverse("people:index")),
+            SearchGroup("people", "People", people, reverse("people:index"), terms),
             SearchGroup(
-                "publications", "Publications", publications, reverse("publications:index")
+                "publications", "Publications", publications, reverse("publications:index"), terms
             ),
-            SearchGroup("news", "News", news, reverse("news:index")),
+            SearchGroup("news", "News", news, reverse("news:index"), terms),
         ]
         # Only a department's search looks for groups: the header's lab row says whether there
         # are any, so a one-lab site's search runs no query for them.
@@ -77,10 +121,19 @@ def search(request):
             )
             groups.insert(
                 1,
-                SearchGroup("groups", "Research groups", research_groups, reverse("groups:index")),
+                SearchGroup(
+                    "groups", "Research groups", research_groups, reverse("groups:index"), terms
+                ),
             )
     return render(
         request,
         "search.html",
-        {"query": words, "problem": problem, "groups": groups, "shown": SEARCH_SHOWN},
+        {
+            "query": words,
+            "problem": problem,
+            "groups": groups,
+            # Kinds with nothing found are left out, not listed as empty.
+            "found": [group for group in groups if group.count],
+            "shown": SEARCH_SHOWN,
+        },
     )

@@ -14,16 +14,20 @@ register = template.Library()
 EQUAL_CONTRIBUTION = '<abbr class="equal" title="Equal contribution">*</abbr>'
 
 
-@register.filter
-def author_list(publication) -> str:
-    """The authors in printed order, members linked, equal contributions marked.
+# A list entry names this many authors before "+N more", and every member and every
+# equal-contribution author after them: a 40-author paper's line stays two lines long and still
+# shows the lab's own people.
+SHOWN_AUTHORS = 10
 
-    Reads the prefetched authorships of Publication.objects.for_listing(): no query. Built in
-    Python because a list page shows hundreds of names, which a template loop renders slowly.
-    """
+
+def _author_names(publication) -> list[tuple[str, bool]]:
+    """Each author's name as HTML, and whether the author must be named in a shortened line (a
+    member, or an equal contributor). Reads the prefetched authorships of
+    Publication.objects.for_listing(): no query."""
     names = []
     for author in publication.authorships.all():
-        if author.person_id and author.person.is_published:
+        member = bool(author.person_id and author.person.is_published)
+        if member:
             name = format_html(
                 '<a class="member" href="{}"><bdi>{}</bdi></a>',
                 author.person.get_absolute_url(),
@@ -31,8 +35,47 @@ def author_list(publication) -> str:
             )
         else:
             name = format_html("<bdi>{}</bdi>", author.name)
-        names.append(name + EQUAL_CONTRIBUTION if author.equal_contribution else name)
-    return mark_safe(", ".join(names))
+        if author.equal_contribution:
+            name += EQUAL_CONTRIBUTION
+        names.append((name, member or author.equal_contribution))
+    return names
+
+
+@register.filter
+def author_list(publication) -> str:
+    """The authors in printed order, members linked, equal contributions marked.
+
+    Built in Python because a list page shows hundreds of names, which a template loop renders
+    slowly."""
+    return mark_safe(", ".join(name for name, _ in _author_names(publication)))
+
+
+@register.filter
+def short_author_list(publication) -> str:
+    """The author line of a list entry: the first SHOWN_AUTHORS names, then only the members
+    and equal contributors ("…" where names are left out), and a "+N more" that shows the whole
+    line in place without JavaScript (a <details>). A line at most two names longer is whole."""
+    names = _author_names(publication)
+    if len(names) <= SHOWN_AUTHORS + 2:
+        return author_list(publication)
+    short: list[str] = []
+    hidden = 0
+    for position, (name, kept) in enumerate(names):
+        if position < SHOWN_AUTHORS or kept:
+            short.append(name)
+        else:
+            if not short or short[-1] != "…":
+                short.append("…")
+            hidden += 1
+    return format_html(
+        '<span class="authors__short">{}</span> <details class="authors__more">'
+        '<summary><span class="authors__open">+{} more<span class="visually-hidden"> authors'
+        '</span></span><span class="authors__close">Fewer authors</span></summary>'
+        '<span class="authors__all">{}</span></details>',
+        mark_safe(", ".join(short)),
+        hidden,
+        author_list(publication),
+    )
 
 
 @register.simple_tag(takes_context=True)

@@ -22,8 +22,7 @@ HEIGHT = 900
 SMALLEST_SHARE = 0.6  # of its list's width, that a title or a name may take at least
 SMALLEST_CARD = 140  # px: below it, a person's name wraps one word per line
 
-# Every page type that lists publications, people cards or news entries; search results mix
-# all three.
+# Every page type that lists publications, people cards or news entries, and the search's rows.
 PAGES = {
     "home": "/",
     "publications": "/publications/",
@@ -41,10 +40,12 @@ BLOCKS = {
     "publication entry": (
         ".publication",
         ".publication__title",
-        ("home", "publications", "profile", "search", "group", "paper"),
+        ("home", "publications", "profile", "group", "paper"),
     ),
-    "news entry": (".news-entry", ".news-entry__title", ("home", "news", "search-news", "group")),
-    "person card": (".person-card", ".person-card__name", ("people", "search", "group")),
+    "news entry": (".news-entry", ".news-entry__title", ("home", "news", "group")),
+    "person card": (".person-card", ".person-card__name", ("people", "group")),
+    # The site search lists one line per result, of every kind.
+    "search row": (".search-row", ".search-row__title", ("search", "search-news")),
 }
 # Pages printed on at most this many A4 pages: each page's count with the fixed layout, plus one.
 # With COinS spans as grid items they printed on 27, 9, 8 and 16 pages.

@@ -57,7 +57,7 @@ class SeededFeedTests(SeededTestCase):
         expected = Publication.objects.filter(authorships__person__slug="zerui-wang")
         assert sorted(titles(root)) == sorted(publication.title for publication in expected)
         assert expected.exists()
-        assert root.findtext(f"{ATOM}title").endswith("publications (Author: Zerui Wang)")
+        assert root.findtext(f"{ATOM}title").endswith("publications (Lab member: Zerui Wang)")
         self_link = root.find(f"{ATOM}link[@rel='self']").get("href")
         assert self_link == "http://testserver/publications/feed/?author=zerui-wang"
 

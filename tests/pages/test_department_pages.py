@@ -131,10 +131,38 @@ def test_an_area_page_lists_its_people_groups_and_papers(client):
 
 @pytest.mark.parametrize("rows", [5, 200])
 def test_the_areas_list_runs_a_fixed_number_of_queries(client, rows):
-    """lab, areas."""
+    """lab, areas, and the published people, groups and papers counted per area."""
     for _ in range(rows):
         make_area()
-    assert count_queries(client, "/areas/") == 2
+    assert count_queries(client, "/areas/") == 5
+
+
+def test_the_areas_list_is_a_card_per_area_with_its_first_lines_and_counts(client):
+    area = make_area(name="Networking", slug="networking", description="Fast **networks**.")
+    make_person(name="Ada").research_areas.add(area)
+    make_person(name="Hidden", is_published=False).research_areas.add(area)
+    make_research_group(name="Systems").areas.add(area)
+    make_publication(title="Filed").areas.add(area)
+    html = client.get("/areas/").content.decode()
+    assert '<h2 class="area-card__name"><a href="/areas/networking/">Networking</a></h2>' in html
+    assert '<p class="area-card__summary">Fast networks.</p>' in html
+    assert "<span>1 person</span>" in html and "<span>1 group</span>" in html
+    assert "<span>1 publication</span>" in html
+
+
+def test_the_header_offers_areas_only_when_a_published_area_exists(client):
+    make_area(slug="draft", is_published=False)
+    assert 'href="/areas/"' not in client.get("/people/").content.decode()
+    make_area(slug="networking")
+    assert 'href="/areas/"' in client.get("/people/").content.decode()
+
+
+def test_a_filter_without_options_is_left_out_of_the_publication_list(client):
+    make_publication(title="Plain", authors=["Outside"])
+    html = client.get("/publications/").content.decode()
+    assert "None with these filters" not in html
+    assert 'id="facet-author"' not in html and 'id="facet-award"' not in html
+    assert 'id="facet-type"' in html
 
 
 # The directory and the publication list ------------------------------------------------------

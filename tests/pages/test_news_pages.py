@@ -90,14 +90,37 @@ class NewsQueryCountTests(TestCase):
         cls.item.publications.add(*[make_publication(authors=["A", "B"]) for _ in range(cls.rows)])
 
     def test_news_list_runs_a_fixed_number_of_queries(self):
-        """lab, year choices, person choices, count, page, people, papers: no query per item."""
-        assert count_queries(self.client, "/news/") == 7
+        """lab, year choices, person choices, count, page, people, papers, groups: no query per
+        item."""
+        assert count_queries(self.client, "/news/") == 8
 
     def test_news_page_runs_a_fixed_number_of_queries(self):
-        """The item with its people, its publications (their ids, then their entries' rows with
-        their prefetches), the lab. (The citation keys are stored on the rows.)"""
-        assert count_queries(self.client, self.item.get_absolute_url()) == 8
+        """The item with its people and groups, its publications (their ids, then their entries'
+        rows with their prefetches), the lab. (The citation keys are stored on the rows.)"""
+        assert count_queries(self.client, self.item.get_absolute_url()) == 9
 
 
 class NewsQueryCountAtManyRowsTests(NewsQueryCountTests):
     rows = 200
+
+
+class NewsEntryLookTests(TestCase):
+    """Issue 26: an item with a body shows its first lines; an item names its groups."""
+
+    def test_an_item_with_a_body_shows_its_first_lines_as_plain_text(self):
+        make_news(title="Long story", body="We **won** the prize.\n\n> A quote from the jury.")
+        html = self.client.get("/news/").content.decode()
+        assert '<p class="news-entry__summary">We won the prize. A quote from the jury.</p>' in html
+
+    def test_an_item_names_its_research_groups_on_the_news_page_and_its_own(self):
+        from people.models import ResearchGroup
+
+        group = ResearchGroup.objects.create(name="Systems Group", slug="systems")
+        item = make_news(title="Group news", body="Text.")
+        item.groups.add(group)
+        link = '<a class="news-entry__group" href="/groups/systems/">Systems Group</a>'
+        assert link in self.client.get("/news/").content.decode()
+        assert (
+            '<a href="/groups/systems/">Systems Group</a>'
+            in self.client.get(item.get_absolute_url()).content.decode()
+        )

@@ -45,9 +45,8 @@ class SeededSiteSearchTests(SeededTestCase):
             "Jet-Long: Efficient Long-Context Extension with Dynamic Bifocal RoPE"
             in found(response)["publications"]
         )
-        assert 'href="/news/?q=jet-long"' in html
-        assert 'href="/publications/?q=jet-long"' in html
-        assert "No people match." in html
+        assert 'href="/news/?q=jet-long"' not in html  # all of them are shown
+        assert "results-people" not in html  # no one found: no empty "People" section
 
     def test_the_lists_find_what_the_search_counts(self):
         groups = {
@@ -71,6 +70,36 @@ class SeededSiteSearchTests(SeededTestCase):
         assert "Search with at most 12 words." in response.content.decode()
 
 
+class SiteSearchRowsTests(TestCase):
+    """Issue 26: one line per result, the words found marked, five of each kind at most."""
+
+    @classmethod
+    def setUpTestData(cls):
+        member = make_person(name="Núñez Widget", is_published=True)
+        for number in range(7):
+            make_publication(title=f"Widgets <b>bold</b> {number}", authors=[member, "Outside"])
+
+    def test_each_result_is_one_row_of_kind_title_year_and_members_with_the_words_marked(self):
+        html = self.client.get("/search/", {"q": "widget nunez"}).content.decode()
+        assert html.count('class="search-row"') == 1 + 5  # one person, five of seven papers
+        assert '<a href="/people/' in html and "<mark>Núñez</mark> <mark>Widget</mark>" in html
+        # A title's own markup is text, escaped; only the word start found is marked.
+        assert "<mark>Widget</mark>s &lt;b&gt;bold&lt;/b&gt; 0" in html
+        assert '<span class="search-row__year">2024</span>' in html
+        assert '<span class="search-row__people"><bdi>Núñez Widget</bdi></span>' in html
+        assert 'href="/publications/?q=widget%20nunez">All 7 publications' in html
+
+    def test_a_kind_with_nothing_found_has_no_section(self):
+        html = self.client.get("/search/", {"q": "widgets"}).content.decode()
+        assert 'id="results-publications"' in html
+        assert 'id="results-people"' not in html and 'id="results-news"' not in html
+
+    def test_the_results_page_has_one_search_box_holding_the_words(self):
+        html = self.client.get("/search/", {"q": "widgets"}).content.decode()
+        assert html.count('type="search"') == 1
+        assert 'value="widgets"' in html
+
+
 class SiteSearchQueryCountTests(TestCase):
     """Few rows here; the subclass below runs the same test on many."""
 
@@ -85,8 +114,8 @@ class SiteSearchQueryCountTests(TestCase):
 
     def test_search_runs_a_fixed_number_of_queries(self):
         """lab; people: the texts folded, count, rows, links; publications: count, rows and their
-        three prefetches; news: the texts folded, count, rows, people, papers."""
-        assert count_queries(self.client, "/search/?q=widget") == 15
+        three prefetches; news: the texts folded, count, rows, people."""
+        assert count_queries(self.client, "/search/?q=widget") == 14
 
 
 class SiteSearchQueryCountAtManyRowsTests(SiteSearchQueryCountTests):

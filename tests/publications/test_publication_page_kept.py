@@ -84,8 +84,8 @@ def save(obj, **fields):
         ),
         (
             lambda: save(Venue.objects.get(short_name="NSDI"), short_name="NSDI '23"),
-            '<span class="venue-badge">NSDI &#x27;23</span>',
-            '<span class="venue-badge">NSDI</span>',
+            '(NSDI &#x27;23)">NSDI &#x27;23</span>',
+            '(NSDI)">NSDI</span>',
         ),
         (
             lambda: save(NewsItem.objects.get(slug="klotski-at-nsdi"), title="Klotski wins"),
