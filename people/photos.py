@@ -19,7 +19,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import transaction
 from django.template.defaultfilters import filesizeformat
-from PIL import Image, ImageCms, ImageOps
+from PIL import Image, ImageCms, ImageOps, features
 
 from directory.images import decode_upload
 from people.models import Person
@@ -32,9 +32,19 @@ LONGEST_SIDE = 1600
 THUMBNAIL_SIZE = 192
 LARGE_THUMBNAIL_SIZE = 384
 JPEG_QUALITY = 85
+# Square renditions at 1x, 2x and 3x of the size each portrait is shown at (CSS pixels): the
+# cards' round portrait and the profile's. The browser picks one from `srcset` by the screen's
+# density, in the first format it reads: AVIF (where Pillow writes it), WebP, then JPEG.
+PORTRAIT_SIZES = {"card": 112, "profile": 160}
+DENSITIES = (1, 2, 3)
+RENDITION_FORMATS = [
+    (name, extension)
+    for name, extension in (("AVIF", "avif"), ("WEBP", "webp"), ("JPEG", "jpg"))
+    if name == "JPEG" or features.check(name.lower())
+]
 # The names save_photo gives; only files named so are deleted when a photo is replaced, since
 # a file uploaded before them may be shared with another row.
-GENERATED_NAME = re.compile(r"people/[0-9a-f]{32}(-[0-9]+)?\.jpg")
+GENERATED_NAME = re.compile(r"people/[0-9a-f]{32}(-[0-9]+)?\.(jpg|webp|avif)")
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,8 @@ class CleanPhoto:
     photo: bytes
     thumbnail: bytes
     large_thumbnail: bytes
+    # {(use, format extension, pixels): encoded square}, see PORTRAIT_SIZES.
+    renditions: dict[tuple[str, str, int], bytes] = field(default_factory=dict)
     stem: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     def as_file(self) -> ContentFile:
@@ -79,6 +91,12 @@ def _encode(image: Image.Image) -> CleanPhoto:
         photo=_jpeg(pixels),
         thumbnail=_jpeg(_square(pixels, THUMBNAIL_SIZE)),
         large_thumbnail=_jpeg(_square(pixels, LARGE_THUMBNAIL_SIZE)),
+        renditions={
+            (use, extension, size * density): _encoded(_square(pixels, size * density), name)
+            for use, size in PORTRAIT_SIZES.items()
+            for density in DENSITIES
+            for name, extension in RENDITION_FORMATS
+        },
     )
 
 
@@ -111,8 +129,15 @@ def _square(image: Image.Image, size: int) -> Image.Image:
 
 
 def _jpeg(image: Image.Image) -> bytes:
+    return _encoded(image, "JPEG")
+
+
+def _encoded(image: Image.Image, format: str) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
+    if format == "JPEG":
+        image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
+    else:
+        image.save(buffer, format=format, quality=JPEG_QUALITY - 15)
     return buffer.getvalue()
 
 
@@ -126,6 +151,7 @@ def save_photo(*, person: Person, photo: CleanPhoto | None) -> None:
     replaced = _stored_names(person)
     if photo is None:
         person.photo = person.photo_thumbnail = person.photo_thumbnail_large = ""
+        person.photo_renditions = {}
     else:
         person.photo.save(f"{photo.stem}.jpg", ContentFile(photo.photo), save=False)
         person.photo_thumbnail.save(
@@ -136,6 +162,12 @@ def save_photo(*, person: Person, photo: CleanPhoto | None) -> None:
             ContentFile(photo.large_thumbnail),
             save=False,
         )
+        renditions: dict[str, dict[str, list[str]]] = {}
+        storage = person.photo.storage
+        for (use, extension, size), content in photo.renditions.items():
+            name = storage.save(f"people/{photo.stem}-{size}.{extension}", ContentFile(content))
+            renditions.setdefault(use, {}).setdefault(extension, []).append(name)
+        person.photo_renditions = renditions
     person.save()
     obsolete = [name for name in replaced if GENERATED_NAME.fullmatch(name)]
     if obsolete:
@@ -145,12 +177,19 @@ def save_photo(*, person: Person, photo: CleanPhoto | None) -> None:
 def _stored_names(person: Person) -> list[str]:
     if person.pk is None:
         return []
-    names = (
+    row = (
         Person.objects.filter(pk=person.pk)
-        .values_list("photo", "photo_thumbnail", "photo_thumbnail_large")
+        .values_list("photo", "photo_thumbnail", "photo_thumbnail_large", "photo_renditions")
         .first()
     )
-    return [name for name in names or () if name]
+    if row is None:
+        return []
+    *files, renditions = row
+    names = [name for name in files if name]
+    for formats in (renditions or {}).values():
+        for stored in formats.values():
+            names.extend(stored)
+    return names
 
 
 def _delete_files(storage: Storage, names: list[str]) -> None:
