@@ -178,6 +178,7 @@ def _admin_stylesheet(accent: str, dark_accent: str) -> str:
     light = (
         f"--primary: {accent}; --secondary: {strong}; --header-bg: {strong}; "
         "--header-color: #ffffff; --header-branding-color: #ffffff; --header-link-color: #ffffff; "
+        "--accent: #ffffff; "
         f"--breadcrumbs-bg: {accent}; --breadcrumbs-fg: #ffffff; --breadcrumbs-link-fg: #ffffff; "
         f"--link-fg: {accent}; --link-hover-color: {strong}; --link-selected-fg: {strong}; "
         f"--button-bg: {accent}; --button-hover-bg: {strong}; "
