@@ -200,3 +200,21 @@ def test_a_banner_needs_its_description_and_becomes_the_preview_image(admin_clie
 def test_the_type_scale_changes_the_body_size_in_the_identity_stylesheet():
     css = identity.stylesheet(accent="", dark_accent="", type_scale="large")
     assert "--font-size-body: 1.125rem;" in css
+
+
+def test_the_cv_pdf_reads_the_labs_accent_through_its_local_fetcher():
+    from directory.documents import LocalFilesFetcher
+
+    Lab.objects.filter(pk=Lab.objects.current().pk).update(accent_colour="#7a1f5c")
+    fetcher = LocalFilesFetcher(site_url="http://testserver/")
+    answer = fetcher.fetch(f"http://testserver{reverse('identity-css')}?v=1")
+    assert b"--cv-link: #7a1f5c;" in answer.read()
+
+
+def test_the_printable_cv_names_the_lab_and_links_the_identity_stylesheet(client):
+    from tests.factories import make_person
+
+    make_person(name="Ada Lovelace", slug="ada")
+    page = client.get(reverse("people:cv", args=["ada"])).content.decode()
+    assert reverse("identity-css") in page
+    assert '<p class="cv-header__lab">' in page
