@@ -40,7 +40,10 @@ def portraits(browser, site_url, *, width: int, scale: float = 1) -> list[dict]:
     )
     page = context.new_page()
     page.goto("/people/")
-    page.wait_for_load_state("load")
+    # Portraits load lazily: wait until each photo has picked its source and loaded.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('img.avatar')].every(i => i.complete && i.currentSrc)"
+    )
     measured = page.eval_on_selector_all(
         ".person-card",
         """cards => cards.map(card => {
@@ -51,7 +54,7 @@ def portraits(browser, site_url, *, width: int, scale: float = 1) -> list[dict]:
             width: box.width, height: box.height,
             radius: getComputedStyle(portrait).borderRadius,
             card: card.getBoundingClientRect().width, list: list.width,
-            source: portrait.currentSrc || "", complete: portrait.complete === undefined ? true : portrait.complete,
+            source: portrait.currentSrc || "",
           };
         })""",
     )
