@@ -1,14 +1,82 @@
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django import forms
 from django.contrib import admin
+from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
 from django.shortcuts import redirect
 
+from directory import identity
 from directory.history import HistoryAdmin
 from directory.models import Lab
+
+WORDS_FIELDS = ["name", "tagline", "institution", "about"]
+LOOK_FIELDS = [
+    "logo",
+    "logo_dark",
+    "accent_colour",
+    "accent_colour_dark",
+    "banner",
+    "banner_alt",
+    "type_scale",
+]
+
+
+class LabForm(forms.ModelForm):
+    """Keeps a logo or banner only as directory.identity cleaned it, never the upload itself."""
+
+    class Meta:
+        model = Lab
+        fields = [*WORDS_FIELDS, *LOOK_FIELDS]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("logo", "logo_dark"):
+            if name in self.fields:
+                self.fields[name].widget.attrs["accept"] = (
+                    ".svg,image/svg+xml,image/png,image/jpeg,image/webp"
+                )
+        if "banner" in self.fields:
+            self.fields["banner"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
+
+    @staticmethod
+    def _cleaned_logo(upload):
+        if not isinstance(upload, UploadedFile):
+            return upload  # Unchanged, or False when cleared.
+        logo = identity.clean_logo(upload=upload)
+        return ContentFile(logo.content, name=logo.name)
+
+    def clean_logo(self):
+        return self._cleaned_logo(self.cleaned_data["logo"])
+
+    def clean_logo_dark(self):
+        return self._cleaned_logo(self.cleaned_data["logo_dark"])
+
+    def clean_banner(self):
+        banner = self.cleaned_data["banner"]
+        if not isinstance(banner, UploadedFile):
+            return banner
+        return identity.clean_banner(upload=banner)
 
 
 @admin.register(Lab)
 class LabAdmin(HistoryAdmin):
     """One row: the list opens straight to its form, and it cannot be deleted."""
+
+    form = LabForm
+    fieldsets = [
+        (None, {"fields": WORDS_FIELDS}),
+        (
+            "Look",
+            {
+                "fields": LOOK_FIELDS,
+                "description": (
+                    "The site's identity: the header, the admin, the API documentation, the CV "
+                    "and the preview image of shared links all take it. Icons for browser tabs "
+                    "are made from the logo."
+                ),
+            },
+        ),
+    ]
 
     def has_add_permission(self, request):
         return not Lab.objects.exists()
@@ -23,6 +91,8 @@ class LabAdmin(HistoryAdmin):
 
     def save_model(self, request, obj, form, change):
         obj.pk = 1
+        if {"logo", "accent_colour", "name"} & set(form.changed_data):
+            identity.store_favicons(obj)
         super().save_model(request, obj, form, change)
 
 

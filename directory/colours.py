@@ -1,29 +1,67 @@
-"""Colours staff choose, checked for contrast (WCAG 2's relative luminance and contrast ratio)
-before they are stored: a colour text cannot be read on is refused with the ratio measured."""
+"""Colours as WCAG measures them: relative luminance and contrast ratio, and mixing.
+
+The lab's accent colour (directory/identity.py), a venue's badge colour and the generated
+avatars (people/avatars.py) are all checked against the same formula, so a colour staff pick is
+judged as the site judges its own.
+"""
 
 import re
 
 from django.core.exceptions import ValidationError
 
 HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
-# WCAG AA for text of ordinary size.
+
+RGB = tuple[float, float, float]
+
+
+def parse_hex(colour: str) -> RGB:
+    """ "#1a56a8" → channels between 0 and 1."""
+    return tuple(int(colour[index : index + 2], 16) / 255 for index in (1, 3, 5))  # type: ignore[return-value]
+
+
+def to_hex(rgb: RGB) -> str:
+    return "#" + "".join(f"{round(min(max(channel, 0.0), 1.0) * 255):02x}" for channel in rgb)
+
+
+def luminance(rgb: RGB) -> float:
+    """WCAG 2's relative luminance of an sRGB colour."""
+
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(channel) for channel in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(first: RGB, second: RGB) -> float:
+    """WCAG 2's contrast ratio, from 1 (the same) to 21 (black on white)."""
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def mix(colour: RGB, other: RGB, share: float) -> RGB:
+    """`colour` with `share` (0 to 1) of `other` mixed in."""
+    return tuple(a + (b - a) * share for a, b in zip(colour, other, strict=True))  # type: ignore[return-value]
+
+
+def ratio_text(ratio: float) -> str:
+    """2.94 → "2.9:1", as staff read it (rounded down, so 4.46 never reads as passing 4.5)."""
+    return f"{int(ratio * 10) / 10:g}:1"
+
+
+# Colours staff choose for text to stand on (a venue's badge), refused at save when the text
+# would not stand out: WCAG AA for text of ordinary size.
 TEXT_CONTRAST = 4.5
 
 
 def relative_luminance(colour: str) -> float:
     """The relative luminance of "#rrggbb", 0 (black) to 1 (white)."""
-
-    def linear(channel: float) -> float:
-        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-    red, green, blue = (linear(int(colour[index : index + 2], 16) / 255) for index in (1, 3, 5))
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return luminance(parse_hex(colour))
 
 
 def contrast_ratio(first: str, second: str) -> float:
-    """From 1 (the same) to 21 (black on white), whichever is the lighter."""
-    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
-    return (lighter + 0.05) / (darker + 0.05)
+    """The contrast ratio of two "#rrggbb" colours."""
+    return contrast(parse_hex(first), parse_hex(second))
 
 
 def validate_badge_colour(value: str) -> None:

@@ -12,9 +12,13 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.files.storage import default_storage
+from django.urls import reverse
 from PIL import ImageFile
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from directory import identity
+from directory.models import Lab
 
 # WeasyPrint turns Pillow's LOAD_TRUNCATED_IMAGES on for the whole process when it is imported;
 # photo uploads (people/photos.py) must refuse truncated files, so it is turned off again.
@@ -35,6 +39,15 @@ class LocalFilesFetcher(URLFetcher):
         if urlsplit(url).netloc == self.site:
             if path.startswith(static_prefix):
                 return self.response(url, static_file(path.removeprefix(static_prefix)))
+            if path == reverse("identity-css"):
+                # The lab's accent (directory/identity.py): made here, as the page would serve it.
+                lab = Lab.objects.current()
+                css = identity.stylesheet(
+                    accent=lab.accent_colour,
+                    dark_accent=lab.accent_colour_dark,
+                    type_scale=lab.type_scale,
+                )
+                return self.response(url + ".css", css.encode())
             if path.startswith(media_prefix):
                 name = path.removeprefix(media_prefix)
                 with default_storage.open(name) as file:

@@ -6,6 +6,7 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from directory import identity
 from directory.addresses import FreeAddressValidator
 from directory.markdown import MarkdownField, RenderedMarkdownField, RenderedMarkdownQuerySet
 from directory.querysets import SiteQuerySet
@@ -136,6 +137,59 @@ class Lab(ValidatedModel):
         "reader. Named on the accessibility statement.",
     )
     about_html = RenderedMarkdownField(source="about")
+    # The lab's look (directory/identity.py). Files are stored only as the admin's form cleaned
+    # them: an SVG checked for scripts and foreign content, a raster image re-encoded as PNG.
+    logo = models.FileField(
+        upload_to="identity/",
+        blank=True,
+        help_text="Shown beside the lab's name in every page's header. SVG, PNG, JPEG or WebP.",
+    )
+    logo_dark = models.FileField(
+        "logo for the dark scheme",
+        upload_to="identity/",
+        blank=True,
+        help_text="Optional: a version of the logo that reads on a dark background.",
+    )
+    favicon_32 = models.FileField(upload_to="identity/", blank=True, editable=False)
+    favicon_180 = models.FileField(upload_to="identity/", blank=True, editable=False)
+    favicon_512 = models.FileField(upload_to="identity/", blank=True, editable=False)
+    accent_colour = models.CharField(
+        max_length=7,
+        blank=True,
+        validators=[identity.validate_light_accent],
+        help_text=(
+            'The colour of links and buttons, e.g. "#1a56a8". It must have a contrast of at '
+            "least 4.5:1 on the white page. Leave empty for the site's blue."
+        ),
+    )
+    accent_colour_dark = models.CharField(
+        "accent colour for the dark scheme",
+        max_length=7,
+        blank=True,
+        validators=[identity.validate_dark_accent],
+        help_text=(
+            "Optional: the accent on dark pages, at least 4.5:1 on near-black. Left empty, a "
+            "lighter shade of the accent colour is used."
+        ),
+    )
+    banner = models.ImageField(
+        "banner or group photo",
+        upload_to="identity/",
+        blank=True,
+        help_text="Optional: a wide photo shown at the top of the home page.",
+    )
+    banner_alt = models.CharField(
+        "banner description for screen readers",
+        max_length=300,
+        blank=True,
+        help_text='Describes the banner for people who cannot see it, e.g. "The lab in 2025".',
+    )
+    type_scale = models.CharField(
+        max_length=20,
+        choices=identity.TypeScale.CHOICES,
+        default=identity.TypeScale.STANDARD,
+        help_text="How large text and headings are on every page.",
+    )
 
     objects = LabQuerySet.as_manager()
     history = HistoricalRecords(excluded_fields=["about_html"])
@@ -148,6 +202,12 @@ class Lab(ValidatedModel):
         constraints = [
             # There is one lab: the home page and every header read row 1.
             models.CheckConstraint(condition=models.Q(pk=1), name="lab_single_row"),
+            # Every image on the site has alt text.
+            models.CheckConstraint(
+                condition=models.Q(banner="") | ~models.Q(banner_alt=""),
+                name="lab_banner_has_alt_text",
+                violation_error_message="Describe the banner in its alt text.",
+            ),
         ]
 
     def __str__(self):
@@ -156,6 +216,23 @@ class Lab(ValidatedModel):
     @property
     def has_default_name(self) -> bool:
         return self.name == self.DEFAULT_NAME
+
+    @property
+    def identity_stamp(self) -> str:
+        """Changes with the accent, the type scale and the logos: the identity stylesheet's
+        and the icons' addresses carry it (directory/identity.py)."""
+        return identity.stamp(
+            self.accent_colour,
+            self.accent_colour_dark,
+            self.type_scale,
+            self.logo.name,
+            self.logo_dark.name,
+            self.favicon_32.name,
+        )
+
+    @property
+    def logo_alt(self) -> str:
+        return f"{self.name} logo"
 
 
 class HistorySnapshot(models.Model):

@@ -1,10 +1,15 @@
-"""Takes the README's screenshots (docs/*.png) from a freshly seeded site: `make screenshots`.
+"""Takes the README's screenshots (docs/*.png) and the review gallery (docs/gallery/) from a
+freshly seeded site: `make screenshots`.
 
 The site is served as the browser suite serves it (DEBUG off, collected static files) and shot
 with Debian's Chromium. The seed names no lab, so the lab's name, tagline, institution and
-introduction are typed in as staff would, and one paper (CausalMesh) gets a sample abstract,
-links and a DOI, as the README says. `--dark` shoots the same pages in the dark scheme into
-test-artifacts/readme-dark/ instead, to look at (the README shows the light ones).
+introduction are typed in as staff would, one paper (CausalMesh) gets a sample abstract, links
+and a DOI, and the lab a sample identity (SAMPLE_IDENTITY): a logo, an accent colour, a banner
+and a generated portrait for two of the four people, the others keeping their placeholders.
+
+The gallery has every page type (GALLERY) at 390 and 1440 px, light and dark, the first screen
+of each: what a reviewer compares with the anchors (issue 26). `--dark` shoots the README's
+pages in the dark scheme into test-artifacts/readme-dark/ instead, to look at.
 """
 
 import sys
@@ -42,6 +47,69 @@ for position, kind in enumerate(["pdf", "code", "slides", "video"], start=1):
     paper.links.create(position=position, kind=kind, url=f"https://example.org/causalmesh/{kind}")
 """
 
+# Made with Pillow here rather than shipped: a logo, a banner and two portraits, stored through
+# the same cleaning and renditions as an upload through the admin.
+SAMPLE_IDENTITY = """
+import io
+from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image, ImageDraw
+from directory import identity
+from directory.models import Lab
+from people.models import Person
+from people.photos import clean_photo, save_photo
+
+def jpeg(image):
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=90)
+    return SimpleUploadedFile("upload.jpg", buffer.getvalue(), content_type="image/jpeg")
+
+lab = Lab.objects.current()
+logo = identity.CleanLogo(content=identity.clean_svg(LOGO), extension="svg")
+lab.logo.save(logo.name, ContentFile(logo.content), save=False)
+lab.accent_colour = "#7a1f5c"
+banner = Image.new("RGB", (1600, 500), "#2d3a4a")
+draw = ImageDraw.Draw(banner)
+for index in range(9):
+    draw.ellipse((80 + index * 170, 170, 220 + index * 170, 330), fill=("#c98f6b", "#8a5a3c", "#e0b48f")[index % 3])
+    draw.rectangle((60 + index * 170, 330, 240 + index * 170, 500), fill=("#3f6e8f", "#6f3f5a", "#4f6f3f")[index % 3])
+lab.banner.save("banner.jpg", identity.clean_banner(upload=jpeg(banner)), save=False)
+lab.banner_alt = "The lab's members in front of the department, 2026"
+identity.store_favicons(lab)
+lab.save()
+for slug, skin, shirt in (("hang-zhu", "#c9a27e", "#2f4f6f"), ("zerui-wang", "#e0b48f", "#6f3f5a")):
+    portrait = Image.new("RGB", (800, 800), "#dfe6ee")
+    draw = ImageDraw.Draw(portrait)
+    draw.ellipse((250, 150, 550, 500), fill=skin)
+    draw.rectangle((170, 540, 630, 800), fill=shirt)
+    person = Person.objects.get(slug=slug)
+    person.photo_alt = f"Portrait of {person.name}"
+    save_photo(person=person, photo=clean_photo(upload=jpeg(portrait)))
+"""
+LOGO = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
+    '<rect width="64" height="64" rx="14" fill="#7a1f5c"/>'
+    '<path d="M14 46 L26 18 L38 46 M20 34 H32 M40 18 V46 H52" stroke="#ffffff" '
+    'stroke-width="5" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>'
+)
+
+# Every page type, as the gallery shows it.
+GALLERY = [
+    ("home", "/"),
+    ("people", "/people/"),
+    ("profile", "/people/hang-zhu/"),
+    ("profile-advisors", "/people/zerui-wang/"),
+    ("cv", "/people/hang-zhu/cv/"),
+    ("publications", "/publications/"),
+    ("paper", "/publications/causalmesh/"),
+    ("news", "/news/"),
+    ("news-item", "/news/linear-attention-visualized/"),
+    ("search", "/search/?q=zhang"),
+    ("api-docs", "/api/docs"),
+    ("admin-sign-in", "/admin/login/"),
+]
+GALLERY_WIDTHS = {390: 844, 1440: 900}
+
 # name, path, width, height, whether CausalMesh's abstract is opened
 SHOTS = [
     ("home", "/", 1440, 1100, False),
@@ -75,16 +143,44 @@ def take(url: str, folder: Path, scheme: str) -> None:
         browser.close()
 
 
+def gallery(url: str, folder: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        for scheme in ("light", "dark"):
+            for width, height in GALLERY_WIDTHS.items():
+                context = browser.new_context(
+                    viewport={"width": width, "height": height},
+                    base_url=url,
+                    color_scheme=scheme,
+                    device_scale_factor=1,
+                )
+                page = context.new_page()
+                for name, path in GALLERY:
+                    page.goto(path, wait_until="networkidle")
+                    page.screenshot(path=folder / f"{name}-{width}-{scheme}.png")
+                context.close()
+        browser.close()
+
+
 def main() -> None:
     dark = "--dark" in sys.argv[1:]
     folder = PROJECT / "test-artifacts" / "readme-dark" if dark else PROJECT / "docs"
     with tempfile.TemporaryDirectory() as work:
-        environment = site_environment(Path(work))
+        # Django serves the sample photos itself, as on a one-machine site.
+        environment = site_environment(Path(work), SERVE_MEDIA="1")
         prepare_site(environment, staff=[])
         manage(environment, "shell", "-c", SAMPLE_CONTENT)
+        manage(environment, "shell", "-c", f"LOGO = {LOGO.encode()!r}\n{SAMPLE_IDENTITY}")
         with runserver(environment) as url:
             take(url, folder, "dark" if dark else "light")
-    print(f"Screenshots written to {folder}")
+            if not dark:
+                gallery(url, PROJECT / "docs" / "gallery")
+    print(f"Screenshots written to {folder}" + ("" if dark else " and docs/gallery/"))
 
 
 if __name__ == "__main__":

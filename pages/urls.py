@@ -63,6 +63,7 @@ urlpatterns = [
     path("accessibility/", accessibility.statement, name="accessibility"),
     path("robots.txt", home.robots_txt, name="robots-txt"),
     path("favicon.ico", home.favicon, name="favicon"),
+    path("identity.css", home.identity_css, name="identity-css"),
     path("healthz", home.healthz, name="healthz"),
     path("people/", include((people_urls, "people"))),
     path("publications/", include((publications_urls, "publications"))),

@@ -1,16 +1,18 @@
-"""Generated avatars for people without a photo: their initials on a colour of their own.
+"""Generated avatars for people without a photo: their initials on a pale tint of their own.
 
 Drawn in the page as SVG (templates/includes/avatar.html), so an avatar costs no request and is
 sharp at any size. The colour comes from the person, not from the initials: three people whose
-initials are "HZ" get three colours.
+initials are "HZ" get three tints.
 """
 
 import colorsys
 import unicodedata
 import zlib
 
+from directory.colours import contrast, parse_hex, to_hex
+
 GOLDEN_ANGLE = 137.50776405  # degrees: consecutive people land far apart on the colour wheel
-# White initials need a contrast of at least 4.5:1 (WCAG AA) on every background.
+# The initials need a contrast of at least 4.5:1 (WCAG AA) on their tint.
 MINIMUM_CONTRAST = 4.5
 
 
@@ -31,26 +33,18 @@ def initials_of(name: str) -> str:
     return letters[0] + (letters[-1] if len(letters) > 1 else "")
 
 
-def _luminance(rgb: tuple[float, float, float]) -> float:
-    def linear(channel: float) -> float:
-        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
-
-    red, green, blue = (linear(channel) for channel in rgb)
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def avatar_colour(*, number: int | None, name: str) -> str:
-    """A dark colour for white initials, as "#rrggbb". People are told apart by their number
-    (their row's id): each is a golden angle further round the wheel than the one before, and a
-    shade darker or lighter, so people added one after the other look nothing alike and a
-    department of hundreds has no two alike. A person not yet saved takes one from their name."""
+def avatar_colours(*, number: int | None, name: str) -> tuple[str, str]:
+    """A quiet placeholder's colours, as "#rrggbb": a pale tint and darker initials of the same
+    hue, at least 4.5:1 apart (WCAG AA). People are told apart by their number (their row's
+    id): each is a golden angle further round the wheel than the one before, so people added
+    one after the other look nothing alike. A person not yet saved takes one from their name.
+    The dark scheme turns both round (static/css/site.css), keeping the hue and the contrast."""
     seed = number if number is not None else zlib.crc32(name.encode())
-    # The wheel less its olive-yellow stretch (50° to 95°), which turns muddy when darkened.
-    degrees = (seed * GOLDEN_ANGLE) % 315
-    hue = (degrees + 45 if degrees >= 50 else degrees) / 360
-    lightness = (0.28, 0.33, 0.38)[seed % 3]
-    rgb = colorsys.hls_to_rgb(hue, lightness, 0.55)
-    while (1.05) / (_luminance(rgb) + 0.05) < MINIMUM_CONTRAST:
+    hue = ((seed * GOLDEN_ANGLE) % 360) / 360
+    tint = colorsys.hls_to_rgb(hue, (0.9, 0.92, 0.88)[seed % 3], 0.6)
+    lightness = 0.32
+    text = colorsys.hls_to_rgb(hue, lightness, 0.5)
+    while contrast(parse_hex(to_hex(text)), parse_hex(to_hex(tint))) < MINIMUM_CONTRAST:
         lightness -= 0.02
-        rgb = colorsys.hls_to_rgb(hue, lightness, 0.55)
-    return "#" + "".join(f"{round(channel * 255):02x}" for channel in rgb)
+        text = colorsys.hls_to_rgb(hue, lightness, 0.5)
+    return to_hex(tint), to_hex(text)

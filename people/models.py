@@ -276,6 +276,10 @@ class Person(KnownByNames, PublicPage):
     # and the profile page. Empty for a photo stored before they existed.
     photo_thumbnail = models.ImageField(upload_to="people/", blank=True, editable=False)
     photo_thumbnail_large = models.ImageField(upload_to="people/", blank=True, editable=False)
+    # The portraits at 1x, 2x and 3x in AVIF, WebP and JPEG (people.photos.PORTRAIT_SIZES):
+    # {"card": {"webp": [name at 1x, at 2x, at 3x], ...}, "profile": {...}}. Empty for a photo
+    # stored before they existed, which shows its thumbnails instead.
+    photo_renditions = models.JSONField(default=dict, blank=True, editable=False)
     photo_alt = models.CharField(
         "photo description for screen readers",
         max_length=300,

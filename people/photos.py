@@ -8,27 +8,23 @@ position), comments, bytes appended after the image (HTML, a script), the upload
 import contextlib
 import io
 import re
-import struct
 import uuid
-import warnings
 from dataclasses import dataclass, field
 from functools import partial
 
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import transaction
 from django.template.defaultfilters import filesizeformat
-from PIL import Image, ImageCms, ImageFile, ImageOps
+from PIL import Image, ImageCms, ImageOps, features
 
+from directory.images import decode_upload
 from people.models import Person
 
 ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
-# What Pillow's parsers and decoders raise on a malformed file (UnidentifiedImageError and
-# "image file is truncated" are OSErrors). An upload that raises one is refused, not a crash.
-DECODING_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error)
 # Larger photos are scaled down: no page shows more than a few hundred pixels of one.
 LONGEST_SIDE = 1600
 # Square crops for templates/includes/avatar.html: twice the 96 px card and the 192 px profile
@@ -36,15 +32,19 @@ LONGEST_SIDE = 1600
 THUMBNAIL_SIZE = 192
 LARGE_THUMBNAIL_SIZE = 384
 JPEG_QUALITY = 85
+# Square renditions at 1x, 2x and 3x of the size each portrait is shown at (CSS pixels): the
+# cards' round portrait and the profile's. The browser picks one from `srcset` by the screen's
+# density, in the first format it reads: AVIF (where Pillow writes it), WebP, then JPEG.
+PORTRAIT_SIZES = {"card": 112, "profile": 160}
+DENSITIES = (1, 2, 3)
+RENDITION_FORMATS = [
+    (name, extension)
+    for name, extension in (("AVIF", "avif"), ("WEBP", "webp"), ("JPEG", "jpg"))
+    if name == "JPEG" or features.check(name.lower())
+]
 # The names save_photo gives; only files named so are deleted when a photo is replaced, since
 # a file uploaded before them may be shared with another row.
-GENERATED_NAME = re.compile(r"people/[0-9a-f]{32}(-[0-9]+)?\.jpg")
-
-NOT_AN_IMAGE = "This file is not a JPEG, PNG or WebP image. Export the photo as one and upload it."
-DAMAGED = (
-    "This image could not be read to the end: the file is damaged or was cut short. "
-    "Export the photo again and upload the new file."
-)
+GENERATED_NAME = re.compile(r"people/[0-9a-f]{32}(-[0-9]+)?\.(jpg|webp|avif)")
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ class CleanPhoto:
     photo: bytes
     thumbnail: bytes
     large_thumbnail: bytes
+    # {(use, format extension, pixels): encoded square}, see PORTRAIT_SIZES.
+    renditions: dict[tuple[str, str, int], bytes] = field(default_factory=dict)
     stem: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     def as_file(self) -> ContentFile:
@@ -64,9 +66,8 @@ class CleanPhoto:
 def clean_photo(*, upload: File) -> CleanPhoto:
     """Checks an uploaded photo and re-encodes it, or raises ValidationError saying why not.
 
-    The checks run cheapest first, and the pixels are decoded only once the header has shown
-    a reasonable size, so a small file announcing billions of pixels costs nothing. Codes:
-    too_large, not_an_image, too_many_pixels, damaged.
+    The size first; then directory.images decodes it (codes: too_large, not_an_image,
+    too_many_pixels, damaged).
     """
     if upload.size > settings.PHOTO_MAX_BYTES:
         raise ValidationError(
@@ -74,62 +75,14 @@ def clean_photo(*, upload: File) -> CleanPhoto:
             f"{filesizeformat(settings.PHOTO_MAX_BYTES)}.",
             code="too_large",
         )
-    if ImageFile.LOAD_TRUNCATED_IMAGES:
-        raise ImproperlyConfigured(
-            "PIL.ImageFile.LOAD_TRUNCATED_IMAGES is True: truncated photos would be accepted."
-        )
-    upload.seek(0)
-    with warnings.catch_warnings():
-        # Pillow warns about images above its own limit, Image.MAX_IMAGE_PIXELS, and raises
-        # DecompressionBombError above twice that: both are refusals here.
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
-        try:
-            with _open(upload) as image:
-                upright = _decode(image)
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise ValidationError(
-                f"This image has too many pixels; a photo can have at most "
-                f"{settings.PHOTO_MAX_PIXELS:,} pixels. Make it smaller and upload it again.",
-                code="too_many_pixels",
-            ) from None
+    upright = decode_upload(
+        upload,
+        noun="photo",
+        max_pixels=settings.PHOTO_MAX_PIXELS,
+        formats=ACCEPTED_FORMATS,
+        longest_side=LONGEST_SIDE,
+    )
     return _encode(upright)
-
-
-def _open(upload: File) -> ImageFile.ImageFile:
-    """Reads the header only: the format and the size, not the pixels."""
-    try:
-        # Only the accepted formats' parsers ever see the bytes: a GIF, an SVG or a text file
-        # is unidentified, whatever its name.
-        image = Image.open(upload, formats=ACCEPTED_FORMATS)
-    except DECODING_ERRORS:
-        raise ValidationError(NOT_AN_IMAGE, code="not_an_image") from None
-    if image.format not in ACCEPTED_FORMATS:
-        image.close()
-        raise ValidationError(NOT_AN_IMAGE, code="not_an_image")
-    width, height = image.size
-    if width * height > settings.PHOTO_MAX_PIXELS:
-        image.close()
-        raise ValidationError(
-            f"This image is {width:,} × {height:,} pixels; a photo can have at most "
-            f"{settings.PHOTO_MAX_PIXELS:,} pixels. Make it smaller and upload it again.",
-            code="too_many_pixels",
-        )
-    return image
-
-
-def _decode(image: ImageFile.ImageFile) -> Image.Image:
-    """The pixels decoded to the last byte, scaled down to LONGEST_SIDE, turned upright."""
-    try:
-        image.load()
-        pixels: Image.Image = image
-        if image.mode == "P":
-            # Pillow resizes palette images by picking pixels; in RGBA they scale down smoothly.
-            pixels = image.convert("RGBA")
-        # Scaled first, so that the steps below copy a small image, not a 40 megapixel one.
-        pixels.thumbnail((LONGEST_SIDE, LONGEST_SIDE), Image.Resampling.LANCZOS)
-        return ImageOps.exif_transpose(pixels)
-    except DECODING_ERRORS:
-        raise ValidationError(DAMAGED, code="damaged") from None
 
 
 def _encode(image: Image.Image) -> CleanPhoto:
@@ -138,6 +91,12 @@ def _encode(image: Image.Image) -> CleanPhoto:
         photo=_jpeg(pixels),
         thumbnail=_jpeg(_square(pixels, THUMBNAIL_SIZE)),
         large_thumbnail=_jpeg(_square(pixels, LARGE_THUMBNAIL_SIZE)),
+        renditions={
+            (use, extension, size * density): _encoded(_square(pixels, size * density), name)
+            for use, size in PORTRAIT_SIZES.items()
+            for density in DENSITIES
+            for name, extension in RENDITION_FORMATS
+        },
     )
 
 
@@ -170,8 +129,15 @@ def _square(image: Image.Image, size: int) -> Image.Image:
 
 
 def _jpeg(image: Image.Image) -> bytes:
+    return _encoded(image, "JPEG")
+
+
+def _encoded(image: Image.Image, format: str) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
+    if format == "JPEG":
+        image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
+    else:
+        image.save(buffer, format=format, quality=JPEG_QUALITY - 15)
     return buffer.getvalue()
 
 
@@ -185,6 +151,7 @@ def save_photo(*, person: Person, photo: CleanPhoto | None) -> None:
     replaced = _stored_names(person)
     if photo is None:
         person.photo = person.photo_thumbnail = person.photo_thumbnail_large = ""
+        person.photo_renditions = {}
     else:
         person.photo.save(f"{photo.stem}.jpg", ContentFile(photo.photo), save=False)
         person.photo_thumbnail.save(
@@ -195,6 +162,12 @@ def save_photo(*, person: Person, photo: CleanPhoto | None) -> None:
             ContentFile(photo.large_thumbnail),
             save=False,
         )
+        renditions: dict[str, dict[str, list[str]]] = {}
+        storage = person.photo.storage
+        for (use, extension, size), content in photo.renditions.items():
+            name = storage.save(f"people/{photo.stem}-{size}.{extension}", ContentFile(content))
+            renditions.setdefault(use, {}).setdefault(extension, []).append(name)
+        person.photo_renditions = renditions
     person.save()
     obsolete = [name for name in replaced if GENERATED_NAME.fullmatch(name)]
     if obsolete:
@@ -204,12 +177,19 @@ def save_photo(*, person: Person, photo: CleanPhoto | None) -> None:
 def _stored_names(person: Person) -> list[str]:
     if person.pk is None:
         return []
-    names = (
+    row = (
         Person.objects.filter(pk=person.pk)
-        .values_list("photo", "photo_thumbnail", "photo_thumbnail_large")
+        .values_list("photo", "photo_thumbnail", "photo_thumbnail_large", "photo_renditions")
         .first()
     )
-    return [name for name in names or () if name]
+    if row is None:
+        return []
+    *files, renditions = row
+    names = [name for name in files if name]
+    for formats in (renditions or {}).values():
+        for stored in formats.values():
+            names.extend(stored)
+    return names
 
 
 def _delete_files(storage: Storage, names: list[str]) -> None:

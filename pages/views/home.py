@@ -1,16 +1,24 @@
 """The site's root: the home page, and the plain endpoints beside it (robots.txt, the
-favicon, /healthz)."""
+favicon, the lab's identity stylesheet, /healthz)."""
 
 from django.db import DatabaseError, connection
-from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http import (
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
+from directory import identity
 from directory.site_cache import cached
 from news.models import NewsItem
+from pages.context_processors import current_lab
 from people.models import Person
 from publications.entries import listed
 from publications.models import Publication
@@ -51,7 +59,32 @@ def home(request):
 def favicon(request):
     """/favicon.ico, which browsers, feed readers and crawlers ask for whatever the page's
     <link rel="icon"> says: the site's icon, not a 404 page rendered (and logged) each time."""
+    lab = current_lab(request)
+    if lab.favicon_32:
+        return HttpResponseRedirect(lab.favicon_32.url)
     return HttpResponsePermanentRedirect(static("img/favicon.svg"))
+
+
+@require_safe
+def identity_css(request):
+    """The lab's accent colour and type scale as custom properties (directory/identity.py): a
+    stylesheet, not an inline style, so the Content-Security-Policy can forbid inline styles.
+    Its address carries the identity's stamp, so an address that names the current stamp is
+    kept for a year; any other is answered afresh and kept only briefly."""
+    lab = current_lab(request)
+    response = HttpResponse(
+        identity.stylesheet(
+            accent=lab.accent_colour,
+            dark_accent=lab.accent_colour_dark,
+            type_scale=lab.type_scale,
+        ),
+        content_type="text/css; charset=utf-8",
+    )
+    if request.GET.get("v") == lab.identity_stamp:
+        patch_cache_control(response, public=True, max_age=365 * 24 * 3600, immutable=True)
+    else:
+        patch_cache_control(response, public=True, max_age=60)
+    return response
 
 
 @require_safe

@@ -1,7 +1,8 @@
 from django import template
 
 from directory.structured_data import json_ld_script
-from people.avatars import avatar_colour
+from people.avatars import avatar_colours
+from people.photos import DENSITIES, PORTRAIT_SIZES, RENDITION_FORMATS
 from people.structured_data import profile
 
 register = template.Library()
@@ -14,9 +15,27 @@ def person_json_ld(context, person):
 
 @register.inclusion_tag("includes/avatar.html")
 def avatar(person, *, large: bool = False):
-    """The person's photo, or their initials on a colour of their own."""
-    return {
-        "person": person,
-        "large": large,
-        "colour": "" if person.photo else avatar_colour(number=person.pk, name=person.name),
-    }
+    """The person's photo in the sizes and formats the browser picks from (people/photos.py),
+    or their initials on a pale tint of their own."""
+    use = "profile" if large else "card"
+    size = PORTRAIT_SIZES[use]
+    context = {"person": person, "large": large, "size": size}
+    if not person.photo:
+        context["tint"], context["ink"] = avatar_colours(number=person.pk, name=person.name)
+        return context
+    renditions = (person.photo_renditions or {}).get(use, {})
+    storage = person.photo.storage
+    sources = []
+    for name, extension in RENDITION_FORMATS:
+        if extension in renditions:
+            srcset = ", ".join(
+                f"{storage.url(stored)} {size * density}w"
+                for stored, density in zip(renditions[extension], DENSITIES, strict=False)
+            )
+            sources.append({"type": f"image/{name.lower()}", "srcset": srcset})
+    # The JPEG is the <img> itself; the others are <source>s before it.
+    context["fallback"] = sources.pop() if sources and sources[-1]["type"] == "image/jpeg" else None
+    if context["fallback"]:
+        context["src"] = storage.url(renditions["jpg"][0])
+    context["sources"] = sources
+    return context

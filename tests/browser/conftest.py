@@ -112,6 +112,8 @@ def server_environment(tmp_path_factory, server_database_url, collected_static) 
         "DATABASE_URL": server_database_url,
         "STATIC_ROOT": str(collected_static),
         "MEDIA_ROOT": str(folder / "media"),
+        # Uploaded photos served by the test server itself (tests/browser/test_people_cards.py).
+        "SERVE_MEDIA": "1",
         "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD,
     }
     return environment

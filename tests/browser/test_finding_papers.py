@@ -258,7 +258,7 @@ def test_key_facts_come_first_on_a_phone_and_beside_the_papers_on_a_wide_screen(
         assert education["y"] < 900
 
 
-def test_people_cards_lead_with_a_photo_or_an_avatar_of_their_own_colour(visit):
+def test_people_cards_lead_with_a_round_photo_or_an_avatar_of_their_own_tint(visit):
     visit.go("/people/")
     fills = visit.page.eval_on_selector_all(
         ".person-card svg.avatar rect", "rects => rects.map(rect => rect.getAttribute('fill'))"
@@ -266,7 +266,7 @@ def test_people_cards_lead_with_a_photo_or_an_avatar_of_their_own_colour(visit):
     assert len(fills) == 4 and len(set(fills)) == 4
     first = visit.page.locator(".person-card").first
     avatar, name = first.locator(".avatar").bounding_box(), first.locator("h3").bounding_box()
-    assert avatar["y"] < name["y"] and avatar["width"] >= 140
+    assert avatar["y"] < name["y"] and 96 <= avatar["width"] <= 128
 
 
 def test_news_without_a_body_is_one_line_not_a_link_to_an_empty_page(visit):

@@ -30,6 +30,8 @@ def test_visitor_goes_from_home_to_a_filtered_publication_and_back(page, viewpor
     page.goto("/")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
 
+    if viewport_name == "phone":
+        page.get_by_text("Menu", exact=True).click()  # the sections are behind the menu
     page.get_by_role("navigation", name="Main").get_by_role("link", name="People").click()
     expect(page).to_have_url(re.compile(r"/people/$"))
     expect(page.get_by_role("heading", name="Research Scientists")).to_be_visible()

@@ -39,7 +39,10 @@ def test_a_named_lab_shows_its_identity_everywhere_and_staff_get_no_notice(edito
     assert home.count("School of Computing, Example University") == 2  # hero and footer
     profile = editor_client.get("/people/ada/").content.decode()
     assert "<title>Ada Lovelace · Networked Systems Lab</title>" in profile
-    assert '<a class="site-name" href="/">Networked Systems Lab</a>' in profile
+    assert (
+        '<a class="site-name" href="/"><span class="site-name__text">Networked Systems Lab</span></a>'
+        in profile
+    )
 
 
 def test_a_news_item_without_a_body_links_its_story_elsewhere_not_an_empty_page(client):

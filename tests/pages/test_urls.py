@@ -11,6 +11,7 @@ PUBLIC_PAGES = [
     ("search", {}, "/search/"),
     ("robots-txt", {}, "/robots.txt"),
     ("favicon", {}, "/favicon.ico"),
+    ("identity-css", {}, "/identity.css"),
     ("healthz", {}, "/healthz"),
     ("people:index", {}, "/people/"),
     ("people:detail", {"slug": "ada"}, "/people/ada/"),

@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from people.avatars import _luminance, avatar_colour, initials_of
+from directory.colours import contrast, parse_hex
+from people.avatars import avatar_colours, initials_of
 from people.models import Person
 from tests.factories import make_group, make_person
 
@@ -48,9 +49,10 @@ def test_people_with_the_same_initials_get_different_colours(client):
     assert len(set(fills)) == 3
 
 
-def test_distinct_people_get_distinct_colours_that_white_text_reads_on():
-    colours = [avatar_colour(number=number, name="") for number in range(1, 301)]
+def test_distinct_people_get_distinct_pale_tints_their_initials_read_on():
+    colours = [avatar_colours(number=number, name="") for number in range(1, 301)]
     assert len(set(colours)) == len(colours)
-    for colour in colours:
-        rgb = tuple(int(colour[index : index + 2], 16) / 255 for index in (1, 3, 5))
-        assert 1.05 / (_luminance(rgb) + 0.05) >= 4.5, colour
+    for tint, ink in colours:
+        # Quiet: a pale tint, not a saturated tile.
+        assert contrast(parse_hex(tint), (1.0, 1.0, 1.0)) < 1.6, tint
+        assert contrast(parse_hex(ink), parse_hex(tint)) >= 4.5, (tint, ink)

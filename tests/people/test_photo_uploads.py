@@ -249,12 +249,49 @@ def test_a_photo_is_stored_under_generated_names_with_its_thumbnails():
     assert all(exists(name) for name in stored_names(person))
 
 
+def rendition_names(person: Person) -> list[str]:
+    return [
+        name
+        for formats in person.photo_renditions.values()
+        for names in formats.values()
+        for name in names
+    ]
+
+
+def test_a_photo_is_stored_once_with_square_renditions_at_1x_2x_and_3x_in_avif_webp_and_jpeg():
+    person = make_person(photo_alt="A portrait")
+    photos.save_photo(person=person, photo=photos.clean_photo(upload=upload(phone_jpeg())))
+    person.refresh_from_db()
+    stem = person.photo.name.removeprefix("people/").removesuffix(".jpg")
+    for use, size in (("card", 112), ("profile", 160)):
+        for extension, format in (("avif", "AVIF"), ("webp", "WEBP"), ("jpg", "JPEG")):
+            names = person.photo_renditions[use][extension]
+            assert names == [f"people/{stem}-{size * density}.{extension}" for density in (1, 2, 3)]
+            for name, density in zip(names, (1, 2, 3), strict=True):
+                with Image.open(Person._meta.get_field("photo").storage.open(name)) as image:
+                    assert (image.format, image.size) == (format, (size * density,) * 2)
+
+
+def test_every_portrait_offers_its_renditions_in_srcset_with_sizes(client):
+    person = make_person(name="Ada Lovelace", slug="ada", photo_alt="Ada, smiling")
+    photos.save_photo(person=person, photo=photos.clean_photo(upload=upload(phone_jpeg())))
+    person.refresh_from_db()
+    card = person.photo_renditions["card"]
+    directory = client.get("/people/").content.decode()
+    assert f'<source type="image/avif" srcset="/media/{card["avif"][0]} 112w, ' in directory
+    assert f'srcset="/media/{card["jpg"][0]} 112w, /media/{card["jpg"][1]} 224w, ' in directory
+    assert 'sizes="112px" alt="Ada, smiling" width="112" height="112"' in directory
+    profile = client.get("/people/ada/").content.decode()
+    assert 'sizes="160px" alt="Ada, smiling" width="160" height="160"' in profile
+
+
 def test_replacing_a_photo_deletes_the_generated_files_it_replaces_once_committed(
     django_capture_on_commit_callbacks,
 ):
     person = make_person(photo_alt="A portrait")
     photos.save_photo(person=person, photo=photos.clean_photo(upload=upload(phone_jpeg())))
-    old = stored_names(person)
+    old = stored_names(person) + rendition_names(person)
+    assert len(old) == 3 + 18
     with django_capture_on_commit_callbacks() as callbacks:
         photos.save_photo(person=person, photo=photos.clean_photo(upload=upload(noise_jpeg())))
         assert all(exists(name) for name in old)  # until the transaction commits
@@ -336,12 +373,13 @@ def test_an_editor_uploading_a_photo_gets_a_generated_name_and_thumbnails_on_the
     person.refresh_from_db()
     assert GENERATED_PHOTO.fullmatch(person.photo.name)
     assert sorted(f"people/{path.name}" for path in (settings.MEDIA_ROOT / "people").iterdir()) == (
-        sorted(stored_names(person))  # the upload itself was never written
+        sorted(stored_names(person) + rendition_names(person))  # the upload was never written
     )
     assert opened(person.photo_thumbnail.read()).size == (192, 192)
     profile = client.get("/people/ada/").content.decode()
-    assert f'src="{person.photo_thumbnail_large.url}"' in profile
-    assert f'src="{person.photo_thumbnail.url}"' in client.get("/people/").content.decode()
+    card, large = person.photo_renditions["card"], person.photo_renditions["profile"]
+    assert f'src="/media/{large["jpg"][0]}"' in profile
+    assert f'src="/media/{card["jpg"][0]}"' in client.get("/people/").content.decode()
     change_page = editor_client.get(reverse("admin:people_person_change", args=[person.pk]))
     assert f'src="{person.photo_thumbnail.url}"' in change_page.content.decode()
     assert 'accept="image/jpeg,image/png,image/webp"' in change_page.content.decode()
