@@ -386,10 +386,14 @@ class SplitForm(forms.Form):
         rows = record.authorships.select_related("publication").order_by(
             "-publication__year", "publication__title"
         )
-        self.fields["authorships"].choices = [
+        authorships = self.fields["authorships"]
+        into = self.fields["into"]
+        assert isinstance(authorships, forms.MultipleChoiceField)
+        assert isinstance(into, forms.ModelChoiceField)
+        authorships.choices = [
             (row.pk, f"“{row.name}”, author {row.position} of {row.publication}") for row in rows
         ]
-        self.fields["into"].queryset = ExternalPerson.objects.exclude(pk=record.pk)
+        into.queryset = ExternalPerson.objects.exclude(pk=record.pk)
 
 
 @admin.register(ExternalPerson)
@@ -520,7 +524,7 @@ class IdentityChangeAdmin(admin.ModelAdmin):
         "undone_at",
         "undone_by",
     ]
-    fields = readonly_fields
+    fields = tuple(readonly_fields)
 
     def has_add_permission(self, request):
         return False

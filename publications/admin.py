@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
@@ -44,7 +46,7 @@ class VenueForm(forms.ModelForm):
     choose: two venues would split its papers (the BibTeX import's matcher decides)."""
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data
         if self.instance.pk is not None:
             return cleaned
         index = VenueIndex(Venue.objects.all())
@@ -90,7 +92,7 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
     def clean(self):
         super().clean()
         # Members only: two queries, once for every row.
-        names = author_name_index() if self.member is not None else {}
+        names = author_name_index() if self.member is not None else AuthorNames()
         self.proposals = []
         refused = self.refuse_changes_to_others_rows() if self.member is not None else []
         for form in self.forms:
@@ -126,9 +128,11 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
         """The member's forms that change or delete a row linked to someone else, each given
         an error saying whose row it is. A deleted row's error alone would not stop the save
         (the formset does not validate deleted rows), so a deletion also fails the formset."""
-        refused, deletions = [], []
+        refused: list[forms.Form] = []
+        deletions: list[str] = []
         for form in self.initial_forms:
             person, external = form.initial.get("person"), form.initial.get("external")
+            assert self.member is not None  # called for members only
             if person in (None, self.member.pk) and external is None:
                 continue
             deleted = form in self.deleted_forms
@@ -173,7 +177,7 @@ class AuthorForm(OrderedRowForm):
             field = self.fields.get(name)
             chosen = getattr(self.instance, name) if getattr(self.instance, f"{name}_id") else None
             if field is not None and chosen is not None:
-                widget = getattr(field.widget, "widget", field.widget)
+                widget: Any = getattr(field.widget, "widget", field.widget)
                 widget.known_choices = {str(chosen.pk): str(chosen)}
 
 
@@ -190,7 +194,7 @@ class KnownChoiceAutocomplete(AutocompleteSelect):
         options = [self.create_option(name, "", "", False, 0)] if not self.is_required else []
         for item in chosen:
             label = self.known_choices[item]
-            options.append(self.create_option(name, item, label, set(chosen), len(options)))
+            options.append(self.create_option(name, item, label, True, len(options)))
         return [(None, options, 0)]
 
 
@@ -233,18 +237,20 @@ class AuthorshipInline(OrderedTabularInline):
         is added in its own page, and claims the rows printed with its names then)."""
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
         placeholder = AUTHOR_PICKERS.get(db_field.name)
-        if placeholder and isinstance(field.widget, RelatedFieldWidgetWrapper):
-            inner = field.widget.widget
-            field.widget.widget = KnownChoiceAutocomplete(
+        wrapper = field.widget if field is not None else None
+        if placeholder and isinstance(wrapper, RelatedFieldWidgetWrapper):
+            inner = wrapper.widget
+            assert isinstance(inner, AutocompleteSelect)  # autocomplete_fields makes it so
+            wrapper.widget = KnownChoiceAutocomplete(
                 inner.field,
                 inner.admin_site,
                 attrs={**inner.attrs, "data-placeholder": placeholder},
                 using=inner.db,
             )
-            field.widget.can_add_related = False
-            field.widget.can_change_related = False
-            field.widget.can_delete_related = False
-            field.widget.can_view_related = True
+            wrapper.can_add_related = False
+            wrapper.can_change_related = False
+            wrapper.can_delete_related = False
+            wrapper.can_view_related = True
         return field
 
 

@@ -2,7 +2,7 @@ from itertools import groupby
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from directory.structured_data import json_ld_script
 from publications.coins import context_object
@@ -20,11 +20,11 @@ EQUAL_CONTRIBUTION = '<abbr class="equal" title="Equal contribution">*</abbr>'
 SHOWN_AUTHORS = 10
 
 
-def _author_names(publication) -> list[tuple[str, bool]]:
+def _author_names(publication) -> list[tuple[SafeString, bool]]:
     """Each author's name as HTML, and whether the author must be named in a shortened line (a
     member, or an equal contributor). Reads the prefetched authorships of
     Publication.objects.for_listing(): no query."""
-    names = []
+    names: list[tuple[SafeString, bool]] = []
     for author in publication.authorships.all():
         member = bool(author.person_id and author.person.is_published)
         if member:
@@ -36,7 +36,7 @@ def _author_names(publication) -> list[tuple[str, bool]]:
         else:
             name = format_html("<bdi>{}</bdi>", author.name)
         if author.equal_contribution:
-            name += EQUAL_CONTRIBUTION
+            name = format_html("{}{}", name, mark_safe(EQUAL_CONTRIBUTION))
         names.append((name, member or author.equal_contribution))
     return names
 
