@@ -170,7 +170,7 @@ def test_site_search_by_keyboard(page):
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/search/\?q=hang$"))
     expect(page.get_by_role("heading", name=re.compile("^People"))).to_be_visible()
-    expect(page.locator("#search-q")).to_have_value("hang")
+    expect(page.locator("#site-search-q")).to_have_value("hang")
 
     focused = tab_to(
         page, lambda focused: focused["href"] == "/people/hang-zhu/" and focused["text"]
