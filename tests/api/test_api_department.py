@@ -265,8 +265,8 @@ def department(request, django_db_setup, django_db_blocker):
         ("/api/people/member-000/", 12),
         ("/api/people/member-004/", 12),
         # Not the API, the same rows: the news page and feed by group. Lab, year, person and
-        # group choices, count, page, its people, its papers.
-        ("/news/?group=group-1", 8),
+        # group choices, count, page, its people, its papers, its groups.
+        ("/news/?group=group-1", 9),
         # the lab's name, year, person and group choices, the items, their people.
         ("/news/feed/?group=group-1", 6),
     ],
