@@ -74,7 +74,8 @@ class SeededDepartmentFixtureTests(SeededTestCase):
         periods = {row.advisee.slug: row.period for row in Advising.objects.all()}
         assert periods == {"hang-zhu": "", "haoran-zhang": "", "zerui-wang": ""}
         html = self.client.get("/people/hang-zhu/").content.decode()
-        advisors = html[html.index('<h2 id="advisors">') :].split("</section>")[0]
+        # Said once, under the name (templates/people/profile_department.html).
+        advisors = html[html.index('<p class="profile__advisors">') :].split("</p>")[0]
         assert "Xin Jin" in advisors and "2017" not in advisors and "2022" not in advisors
         assert self.client.get("/api/people/hang-zhu/").json()["advisors"][0]["period"] == ""
 
