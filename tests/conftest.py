@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, Phase, settings
 # The shared helpers' asserts explain their failures as the tests' own do.
 pytest.register_assert_rewrite("tests.cases", "tests.factories")
 
+from directory import site_cache  # noqa: E402
 from tests import tools  # noqa: E402
 from tests.cases import make_editor  # noqa: E402
 from tests.live_site import manage, site_environment  # noqa: E402
@@ -41,6 +42,9 @@ def _test_settings(settings, tmp_path, request):
     # Counts exact on the next request after a write; the tests of counts served late while
     # they are counted anew (directory/caches.py, lags) set the production bound themselves.
     settings.SITE_CACHE_LAG_SECONDS = 0
+    # This process's copies of kept values (list entries, BibTeX entries) start empty too: the
+    # next test's rows may reuse a rolled-back test's ids.
+    site_cache._kept.clear()
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.STORAGES = {
         **settings.STORAGES,
