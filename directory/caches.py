@@ -92,7 +92,7 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "coauthor-network",
             "a co-author network: who wrote with whom, and its drawing",
-            "publications, people",
+            "a member's: papers-of:<pk>, people; a group's, an area's, the lab's: publications, people",
             SHARED,
             lags=True,
         ),

@@ -48,12 +48,12 @@ def network_context(
         network = coauthor_network(publications)
         return network, network.drawing(centre=centre)
 
+    kind, pk = scope
+    # A member's network is drawn from their own papers; a group's, an area's or the lab's from
+    # everyone's. Names show in both.
+    follows = {f"papers-of:{pk}", "people"} if kind == "person" else {"publications", "people"}
     network, drawing = cached(
-        "coauthor-network",
-        (scope, years, centre),
-        compute,
-        scopes={"publications", "people"},
-        lags=True,
+        "coauthor-network", (scope, years, centre), compute, scopes=follows, lags=True
     )
     return {"network": network, "drawing": drawing}
 
