@@ -202,6 +202,7 @@ def test_the_type_scale_changes_the_body_size_in_the_identity_stylesheet():
     assert "--font-size-body: 1.125rem;" in css
 
 
+@pytest.mark.needs("weasyprint")  # directory.documents imports WeasyPrint, which needs Pango
 def test_the_cv_pdf_reads_the_labs_accent_through_its_local_fetcher():
     from directory.documents import LocalFilesFetcher
 
