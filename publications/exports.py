@@ -467,8 +467,9 @@ def _accented_latin_letter(character: str) -> bool:
 
 
 def _verbatim(text: str) -> str:
-    """DOIs and URLs are written as they are; a brace would end the field."""
-    return _text(text).replace("{", "").replace("}", "")
+    """DOIs and URLs are written as they are; a brace would end the field, and a backslash
+    before the closing brace would hide it (neither belongs in a DOI or an address)."""
+    return _text(text).replace("{", "").replace("}", "").replace("\\", "")
 
 
 def equal_contribution_note(equal: list[str]) -> str:

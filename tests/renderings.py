@@ -58,7 +58,9 @@ def read_bibtex(client, url: str, reading: Reading) -> None:
     library = bibtexparser.parse_string(
         get_ok(client, url), append_middleware=[middlewares.LatexDecodingMiddleware()]
     )
-    assert library.failed_blocks == [], f"{url}: {library.failed_blocks}"
+    assert library.failed_blocks == [], (
+        f"{url}: {[(b.error, b.raw) for b in library.failed_blocks]}"
+    )
     reading.bibtex[url] = library.entries
 
 
