@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.base import ContentFile
-from django.template.defaultfilters import filesizeformat
 from PIL import Image, ImageDraw, ImageFont
 
 from directory.colours import HEX_COLOUR, RGB, contrast, mix, parse_hex, ratio_text, to_hex
-from directory.images import decode_upload
+from directory.images import decode_upload, refuse_larger_than
 
 if TYPE_CHECKING:
     from directory.models import Lab
@@ -219,12 +218,7 @@ class CleanLogo:
 
 def clean_logo(*, upload: File) -> CleanLogo:
     """Checks an uploaded logo, or raises ValidationError saying why it cannot be used."""
-    if upload.size > LOGO_MAX_BYTES:
-        raise ValidationError(
-            f"This file is {filesizeformat(upload.size)}; a logo can be at most "
-            f"{filesizeformat(LOGO_MAX_BYTES)}.",
-            code="too_large",
-        )
+    refuse_larger_than(upload, LOGO_MAX_BYTES, noun="logo")
     upload.seek(0)
     head = upload.read(1024)
     upload.seek(0)
@@ -328,12 +322,7 @@ def initials_icon(*, initials: str, accent: str, size: int = 512) -> Image.Image
 
 def clean_banner(*, upload: File) -> ContentFile:
     """A banner or group photo decoded and encoded again as JPEG, under a generated name."""
-    if upload.size > BANNER_MAX_BYTES:
-        raise ValidationError(
-            f"This file is {filesizeformat(upload.size)}; a banner can be at most "
-            f"{filesizeformat(BANNER_MAX_BYTES)}.",
-            code="too_large",
-        )
+    refuse_larger_than(upload, BANNER_MAX_BYTES, noun="banner")
     image = decode_upload(
         upload,
         noun="banner",

@@ -10,6 +10,7 @@ import warnings
 
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.files import File
+from django.template.defaultfilters import filesizeformat
 from PIL import Image, ImageFile, ImageOps
 
 # What Pillow's parsers and decoders raise on a malformed file (UnidentifiedImageError and
@@ -17,6 +18,16 @@ from PIL import Image, ImageFile, ImageOps
 DECODING_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error)
 # Larger images are scaled down: no page shows more than a few hundred pixels of one.
 LONGEST_SIDE = 1600
+
+
+def refuse_larger_than(upload: File, limit: int, *, noun: str) -> None:
+    """An upload over `limit` bytes is refused before anything reads it."""
+    if upload.size is not None and upload.size > limit:
+        raise ValidationError(
+            f"This file is {filesizeformat(upload.size)}; a {noun} can be at most "
+            f"{filesizeformat(limit)}.",
+            code="too_large",
+        )
 
 
 def not_an_image(noun: str) -> str:

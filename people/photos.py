@@ -13,15 +13,13 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage
 from django.db import transaction
-from django.template.defaultfilters import filesizeformat
 from PIL import Image, ImageCms, ImageOps, features
 
-from directory.images import decode_upload
+from directory.images import decode_upload, refuse_larger_than
 from people.models import Person
 
 ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
@@ -69,12 +67,7 @@ def clean_photo(*, upload: File) -> CleanPhoto:
     The size first; then directory.images decodes it (codes: too_large, not_an_image,
     too_many_pixels, damaged).
     """
-    if upload.size > settings.PHOTO_MAX_BYTES:
-        raise ValidationError(
-            f"This file is {filesizeformat(upload.size)}; a photo can be at most "
-            f"{filesizeformat(settings.PHOTO_MAX_BYTES)}.",
-            code="too_large",
-        )
+    refuse_larger_than(upload, settings.PHOTO_MAX_BYTES, noun="photo")
     upright = decode_upload(
         upload,
         noun="photo",
