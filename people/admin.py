@@ -236,7 +236,7 @@ class PersonAdmin(MemberScopedAdmin):
         )
 
 
-# The department's models (people/models.py, after Departure's comment): editors manage them;
+# The department's models (people/models/department.py and identities.py): editors manage them;
 # members may view areas and external people, to choose them for their profile and papers.
 
 

@@ -1,0 +1,230 @@
+"""Whom an author line, an advisor or a collaborator stands for: the names a person goes by,
+the people outside the lab as records of their own, and the log of merges and splits."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from directory.identifiers import (
+    ORCID_EXAMPLE,
+    OrcidField,
+)
+from directory.querysets import SiteQuerySet
+from directory.validation import ValidatedModel, validate_visible_name
+from people.names import normalize_name
+
+# A person has a few spellings of their name; linking asks the database for each, so a list of
+# thousands (pasted by mistake, or on purpose) would make every save of the person fail.
+MAX_ALIASES = 50
+MAX_ALIAS_LENGTH = 200
+
+
+def validate_aliases(text: str) -> None:
+    aliases = _lines(text)
+    if len(aliases) > MAX_ALIASES:
+        raise ValidationError(
+            f"At most {MAX_ALIASES} aliases, one per line; this has {len(aliases):,}. "
+            "Keep the spellings author lists really print."
+        )
+    if too_long := [alias for alias in aliases if len(alias) > MAX_ALIAS_LENGTH]:
+        raise ValidationError(
+            f"An alias is a name of at most {MAX_ALIAS_LENGTH} characters; "
+            f"“{too_long[0][:40]}…” has {len(too_long[0]):,}."
+        )
+    for number, alias in enumerate(aliases, start=1):
+        try:
+            validate_visible_name(alias)
+        except ValidationError as refused:
+            raise ValidationError(f"Alias {number}: {refused.message}") from None
+
+
+class KnownByNames:
+    """A member or an external person: whom an author line's printed name may stand for."""
+
+    name: str
+    aliases: str
+
+    @property
+    def alias_list(self) -> list[str]:
+        return _lines(self.aliases)
+
+    def name_keys(self) -> set[str]:
+        """The normalized names an author entry must equal to be this person."""
+        return {normalize_name(name) for name in [self.name, *self.alias_list]} - {""}
+
+    @property
+    def described(self) -> str:
+        """Who this is, told apart from namesakes, in a sentence for staff."""
+        raise NotImplementedError
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class ExternalPersonQuerySet(SiteQuerySet):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+
+class ExternalPerson(KnownByNames, ValidatedModel):
+    """Someone outside the lab (an advisor, a co-author) as a record of their own.
+
+    Author rows printed with their name or an alias link to the record exactly as they link
+    to members: only when no other record or member has that name (publications/services.py).
+    Staff create records; nothing creates one for every unknown author.
+    """
+
+    name = models.CharField(
+        max_length=200,
+        validators=[validate_visible_name],
+        help_text="The name as author lists print it.",
+    )
+    slug = models.SlugField(
+        max_length=200, unique=True, help_text="Names the record in the seeded data and exports."
+    )
+    aliases = models.TextField(
+        blank=True,
+        validators=[validate_aliases],
+        help_text="Other spellings of the name found in author lists, one per line. Used to "
+        "link author rows to this record.",
+    )
+    affiliation = models.CharField(
+        max_length=300, blank=True, help_text="Where they work, when known."
+    )
+    # The same field as a member's: the same pasted forms accepted, the same check.
+    orcid = OrcidField("ORCID", help_text=f'e.g. "{ORCID_EXAMPLE}", or its address on orcid.org.')
+    dblp = models.CharField(
+        "dblp identifier",
+        max_length=100,
+        blank=True,
+        validators=[
+            RegexValidator(
+                r"^[\w-]+(/[\w.-]+)+$", 'Write the part after "dblp.org/pid/", e.g. "84/2427".'
+            )
+        ],
+        help_text='The part of the dblp address after "dblp.org/pid/", e.g. "84/2427".',
+    )
+    homepage = models.URLField(blank=True)
+
+    objects = ExternalPersonQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name", "slug"]
+        verbose_name = "external person"
+        verbose_name_plural = "external people"
+        constraints = [
+            # An identifier names one person: two records sharing one are one person to merge,
+            # and the BibTeX import and merges look records up by them.
+            models.UniqueConstraint(
+                fields=["orcid"],
+                condition=~models.Q(orcid=""),
+                name="externalperson_orcid_unique",
+                violation_error_message="Another record has this ORCID: merge the two instead.",
+            ),
+            models.UniqueConstraint(
+                fields=["dblp"],
+                condition=~models.Q(dblp=""),
+                name="externalperson_dblp_unique",
+                violation_error_message="Another record has this dblp identifier: merge the two "
+                "instead.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.affiliation})" if self.affiliation else self.name
+
+    @property
+    def described(self) -> str:
+        return f"{self}, external person"
+
+    def natural_key(self):
+        return (self.slug,)
+
+    @property
+    def url(self) -> str:
+        """Where their name links to, when the record knows: homepage, ORCID or dblp."""
+        if self.homepage:
+            return self.homepage
+        if self.orcid:
+            return f"https://orcid.org/{self.orcid}"
+        if self.dblp:
+            return f"https://dblp.org/pid/{self.dblp}"
+        return ""
+
+
+def member_or_external(*, member: str, external: str, name: str) -> models.CheckConstraint:
+    """Exactly one of two foreign keys is set: the row names a member or an external person."""
+    return models.CheckConstraint(
+        condition=models.Q(**{f"{member}__isnull": False, f"{external}__isnull": True})
+        | models.Q(**{f"{member}__isnull": True, f"{external}__isnull": False}),
+        name=name,
+        violation_error_message="Choose a member or an external person: one, not both.",
+    )
+
+
+class IdentityChange(ValidatedModel):
+    """One merge of two external people, or one split of author rows off a record: what it
+    moved, so it can be undone exactly (people/services.py).
+
+    Every row it changed is also in that row's own history, with this change as the reason.
+    """
+
+    class Kind(models.TextChoices):
+        MERGE = "merge", "Merge"
+        SPLIT = "split", "Split"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    summary = models.CharField(max_length=500)
+    # The log outlives the records it names (a merge deletes one; its undo recreates it with
+    # the same id), so these keep the id without a database constraint. Their reverse
+    # relations are hidden ("+"): a merge moves every row that points at a record, but not
+    # this log's.
+    record = models.ForeignKey(
+        ExternalPerson,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        related_name="+",
+        help_text="A merge: the record kept. A split: the record the rows were taken from.",
+    )
+    other = models.ForeignKey(
+        ExternalPerson,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        related_name="+",
+        help_text="A split: the record the rows went to.",
+    )
+    # A merge deletes the other record; undoing it recreates the record from this.
+    other_snapshot = models.JSONField(default=dict, blank=True)
+    other_was_created = models.BooleanField(default=False)
+    # {"publications.authorship": {"field": "external", "ids": [...]}, ...}
+    moved = models.JSONField(default=dict)
+    # The kept record's fields a merge filled in (aliases, identifiers), as they were before.
+    record_before = models.JSONField(default=dict, blank=True)
+    made_at = models.DateTimeField(auto_now_add=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    objects = SiteQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-made_at", "-pk"]
+        verbose_name = "merge or split"
+        verbose_name_plural = "merges and splits"
+
+    def __str__(self):
+        return self.summary
+
+    @property
+    def moved_count(self) -> int:
+        return sum(len(rows["ids"]) for rows in self.moved.values())

@@ -1,0 +1,382 @@
+"""A member's profile: the directory's sections, the research areas, the person."""
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from directory.identifiers import (
+    ORCID_EXAMPLE,
+    OrcidField,
+    orcid_url,
+)
+from directory.markdown import MarkdownField, RenderedMarkdownField
+from directory.models import PublicPage
+from directory.querysets import PublishableQuerySet, SiteQuerySet
+from directory.validation import ValidatedModel, validate_initials, validate_visible_name
+from people.avatars import initials_of
+from people.models.identities import KnownByNames, _lines, validate_aliases
+
+if TYPE_CHECKING:
+    # The department's rows point at a person; the profile reads them in its methods.
+    from people.models.department import Advising, Departure, Membership
+
+
+class RoleGroupQuerySet(SiteQuerySet):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+
+class RoleGroup(ValidatedModel):
+    """A heading of the people directory: Faculty, Research Scientists, PhD Students, Alumni."""
+
+    name = models.CharField(
+        max_length=100, unique=True, help_text='Shown as a heading, e.g. "PhD Students".'
+    )
+    slug = models.SlugField(
+        "web address (slug)",
+        unique=True,
+        help_text="Used in the directory's address: /people/?role=slug.",
+    )
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Groups are listed from the smallest number to the largest."
+    )
+    is_alumni = models.BooleanField(
+        default=False, help_text="Former members: listed apart, after the current members."
+    )
+
+    objects = RoleGroupQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["is_alumni", "position", "name"]
+        verbose_name = "directory section"
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.slug,)
+
+
+class ResearchArea(PublicPage):
+    """A topic staff name ("Networked systems"), linking the people, groups and papers in it.
+
+    Unlike a person's free-text research interests, an area is one row many rows point at, so
+    it has a page of its own and filters the directory and the publication list.
+    """
+
+    url_name = "areas:detail"
+
+    name = models.CharField(
+        max_length=100, unique=True, help_text='As a heading, e.g. "Machine learning systems".'
+    )
+    slug = models.SlugField(
+        unique=True,
+        help_text="The area's address: /areas/slug/, and its filter value.",
+    )
+    description = MarkdownField(blank=True, help_text="Shown on the area's page. Markdown.")
+    description_html = RenderedMarkdownField(source="description")
+
+    objects = PublishableQuerySet.as_manager()
+    history = HistoricalRecords(excluded_fields=["description_html"])
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "research area"
+
+    def __str__(self):
+        return self.name
+
+
+class PersonQuerySet(PublishableQuerySet):
+    def drafts_of(self, person):
+        return models.Q(pk=person.pk)
+
+    def for_directory(self):
+        """Grouped as the directory lists them: by the staff's group order, ungrouped last;
+        with the profile links each card shows, and the alumni record for "Now at …"."""
+        return (
+            self.select_related("role_group", "departure")
+            .prefetch_related("links")
+            .order_by(
+                models.F("role_group__is_alumni").asc(nulls_last=True),
+                models.F("role_group__position").asc(nulls_last=True),
+                "role_group__name",
+                "name",
+            )
+        )
+
+    def current(self):
+        """Without the alumni, who are listed apart."""
+        return self.exclude(role_group__is_alumni=True)
+
+    def in_groups(self, groups):
+        """The current members of `groups` (a ResearchGroup or several)."""
+        from people.models.department import Membership, ResearchGroup
+
+        groups = [groups] if isinstance(groups, ResearchGroup) else groups
+        return self.filter(
+            pk__in=Membership.objects.current().filter(group__in=groups).values("person")
+        )
+
+    def former_members_of(self, group):
+        """A group's alumni: people whose membership ended and who are not members again."""
+        from people.models.department import Membership
+
+        memberships = Membership.objects.filter(group=group)
+        return self.filter(pk__in=memberships.former().values("person")).exclude(
+            pk__in=memberships.current().values("person")
+        )
+
+    def in_areas(self, areas):
+        """The people staff filed under any of `areas` (a ResearchArea or several)."""
+        areas = [areas] if isinstance(areas, ResearchArea) else areas
+        through = Person.research_areas.through.objects.filter(researcharea__in=areas)
+        return self.filter(pk__in=through.values("person"))
+
+    def for_profile(self):
+        """Everything a profile page shows, in a fixed number of queries: one per prefetch."""
+        from people.models.department import Advising, Collaboration, Membership
+
+        return self.select_related("role_group", "departure").prefetch_related(
+            "links",
+            "education",
+            "experience",
+            "teaching",
+            "service",
+            "awards",
+            models.Prefetch(
+                "advisors",
+                queryset=Advising.objects.select_related("advisor", "external_advisor", "degree"),
+            ),
+            models.Prefetch(
+                "students",
+                queryset=Advising.objects.filter(advisee__is_published=True)
+                .select_related("advisee", "degree")
+                .order_by("advisee__name"),
+            ),
+            models.Prefetch(
+                "collaborations",
+                queryset=Collaboration.objects.select_related(
+                    "collaborator", "external_collaborator"
+                ),
+            ),
+            models.Prefetch(
+                "memberships",
+                queryset=Membership.objects.filter(group__is_published=True)
+                .select_related("group")
+                .order_by(models.F("end").desc(nulls_first=True), "group__name"),
+            ),
+            models.Prefetch("research_areas", queryset=ResearchArea.objects.published()),
+        )
+
+
+class Person(KnownByNames, PublicPage):
+    url_name = "people:detail"
+
+    name = models.CharField(
+        max_length=200,
+        # The initials avatar draws two letters: a name that makes more is refused.
+        validators=[validate_initials, validate_visible_name],
+        help_text="The name as the person writes it.",
+    )
+    slug = models.SlugField(
+        "web address (slug)",
+        unique=True,
+        help_text="The profile's address: /people/slug/.",
+    )
+    role_group = models.ForeignKey(
+        RoleGroup,
+        verbose_name="directory section",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="people",
+        help_text="The directory heading this person is listed under.",
+    )
+    position_title = models.CharField(
+        max_length=200, blank=True, help_text='The current position, e.g. "Research Scientist".'
+    )
+    affiliations = models.TextField(
+        blank=True, help_text="Current affiliations, one per line, most important first."
+    )
+    email = models.EmailField(
+        blank=True, help_text="Shown in a form people can read but address harvesters cannot."
+    )
+    orcid = OrcidField(
+        "ORCID iD",
+        help_text=f'e.g. "{ORCID_EXAMPLE}", or its address on orcid.org. Shown on the profile '
+        "and in the site's data, so other sites can tell this person from namesakes.",
+    )
+    research_interests = models.TextField(blank=True, help_text="One interest per line.")
+    research_areas = models.ManyToManyField(
+        ResearchArea,
+        blank=True,
+        related_name="people",
+        help_text="The department's research areas this person works in, listed on both pages.",
+    )
+    short_bio = MarkdownField(
+        blank=True, help_text="One or two sentences for the directory and link previews. Markdown."
+    )
+    short_bio_html = RenderedMarkdownField(source="short_bio")
+    bio = MarkdownField(blank=True, help_text="The full biography on the profile. Markdown.")
+    bio_html = RenderedMarkdownField(source="bio")
+    photo = models.ImageField(
+        upload_to="people/",
+        blank=True,
+        help_text=(
+            "A portrait: JPEG, PNG or WebP. It is stored re-encoded, without the file's "
+            "metadata (camera, GPS position)."
+        ),
+    )
+    # Square crops people.photos.save_photo makes with the photo: for the directory's cards
+    # and the profile page. Empty for a photo stored before they existed.
+    photo_thumbnail = models.ImageField(upload_to="people/", blank=True, editable=False)
+    photo_thumbnail_large = models.ImageField(upload_to="people/", blank=True, editable=False)
+    # The portraits at 1x, 2x and 3x in AVIF, WebP and JPEG (people.photos.PORTRAIT_SIZES):
+    # {"card": {"webp": [name at 1x, at 2x, at 3x], ...}, "profile": {...}}. Empty for a photo
+    # stored before they existed, which shows its thumbnails instead.
+    photo_renditions = models.JSONField(default=dict, blank=True, editable=False)
+    photo_alt = models.CharField(
+        "photo description for screen readers",
+        max_length=300,
+        blank=True,
+        help_text="Describes the photo for people who cannot see it.",
+    )
+    aliases = models.TextField(
+        blank=True,
+        validators=[validate_aliases],
+        help_text=(
+            "Other spellings of the name found in author lists, one per line "
+            '(e.g. "H. Zhu"). Used to link publications to this person. An alias another '
+            "person goes by is refused."
+        ),
+    )
+    pending_aliases = models.TextField(
+        "aliases waiting for an editor",
+        blank=True,
+        validators=[validate_aliases],
+        help_text=(
+            "Spellings the member added, one per line: publications are linked by them once an "
+            "editor accepts them. Editors delete the lines they do not accept."
+        ),
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="person",
+        verbose_name="login",
+        help_text=(
+            "The login that may edit this profile and this person's publications. Saving "
+            "gives it staff status and the Member logins group, which it needs to sign in. "
+            "Only editors can change this."
+        ),
+    )
+
+    objects = PersonQuerySet.as_manager()
+    history = HistoricalRecords(
+        m2m_fields=["research_areas"], excluded_fields=["short_bio_html", "bio_html"]
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "people"
+        constraints = [
+            # Every image on the site has alt text: a photo without it cannot be saved.
+            models.CheckConstraint(
+                condition=models.Q(photo="") | ~models.Q(photo_alt=""),
+                name="person_photo_has_alt_text",
+                violation_error_message="Describe the photo in its alt text.",
+            ),
+            # An ORCID iD names one person: a second profile with it is the same person twice.
+            models.UniqueConstraint(
+                fields=["orcid"],
+                condition=~models.Q(orcid=""),
+                name="person_orcid_unique",
+                violation_error_message="Another profile has this ORCID iD.",
+            ),
+        ]
+
+    def cache_scopes(self) -> set[str]:
+        """What a write of this person may change on public pages (directory/caches.py): their
+        profile, every list naming people, and the entries of their papers (one query)."""
+        papers = self.authorships.values_list("publication_id", flat=True)
+        return {
+            f"person:{self.pk}",
+            f"papers-of:{self.pk}",
+            "people",
+            "publications",
+            *(f"paper:{paper}" for paper in papers),
+        }
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def described(self) -> str:
+        # The profile's address tells two members of one name apart.
+        draft = "" if self.is_published else " (draft)"
+        return f"{self.name}, member at {self.get_absolute_url()}{draft}"
+
+    @property
+    def pending_alias_list(self) -> list[str]:
+        return _lines(self.pending_aliases)
+
+    @property
+    def is_alumnus(self) -> bool:
+        """Reads the role group: select it with the person (for_directory does)."""
+        return self.role_group is not None and self.role_group.is_alumni
+
+    @property
+    def initials(self) -> str:
+        return initials_of(self.name)
+
+    @property
+    def thumbnail_url(self) -> str:
+        """The photo as a card shows it; the photo itself when it has no thumbnail yet."""
+        return (self.photo_thumbnail or self.photo).url
+
+    @property
+    def large_thumbnail_url(self) -> str:
+        """The photo as the profile shows it; the photo itself when it has no thumbnail yet."""
+        return (self.photo_thumbnail_large or self.photo).url
+
+    @property
+    def orcid_url(self) -> str:
+        return orcid_url(self.orcid)
+
+    @property
+    def alumni_record(self) -> "Departure | None":
+        """The alumni record, or None. Select it with the person (for_directory does)."""
+        from people.models.department import Departure
+
+        try:
+            return self.departure
+        except Departure.DoesNotExist:
+            return None
+
+    @property
+    def current_memberships(self) -> list["Membership"]:
+        """Reads the prefetched memberships (for_profile)."""
+        return [membership for membership in self.memberships.all() if membership.end is None]
+
+    @property
+    def student_groups(self) -> list[tuple[str, list["Advising"]]]:
+        """ "Current" and "Graduated" students, from the prefetched students (for_profile)."""
+        students = self.students.all()
+        return [
+            ("Current", [advising for advising in students if advising.is_current]),
+            ("Graduated", [advising for advising in students if not advising.is_current]),
+        ]
+
+    @property
+    def affiliation_list(self) -> list[str]:
+        return _lines(self.affiliations)
+
+    @property
+    def interest_list(self) -> list[str]:
+        return _lines(self.research_interests)
