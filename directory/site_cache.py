@@ -195,33 +195,42 @@ def note_change(*, using: str = DEFAULT_DB_ALIAS, scopes: Iterable[str] | None =
     old rows and be cached under the new stamp. Outside a transaction `on_commit` runs at once;
     a rolled-back transaction (or savepoint) drops the bump with the rows.
     """
-    connection = connections[using]
-    pending: set[str] = connection.__dict__.setdefault("site_cache_scopes", set())
-    pending.update(scopes if scopes is not None else {EVERYTHING})
-    if _bump_pending(using):
-        return
-    transaction.on_commit(_Commit(using), using=using)
+    named = set(scopes) if scopes is not None else {EVERYTHING}
+    pending = _pending_commit(using)
+    if pending is not None:
+        pending.scopes.update(named)
+    else:
+        transaction.on_commit(_Commit(named), using=using)
 
 
 class _Commit:
-    """The bump a transaction makes when it commits, with the scopes its writes named."""
+    """The bump a transaction makes when it commits, with the scopes its writes named. The
+    scopes live on the callback, so a rolled-back transaction drops them with it (they once
+    stayed on the connection and rode along with the next transaction's bump)."""
 
-    def __init__(self, using: str):
-        self.using = using
+    def __init__(self, scopes: set[str]):
+        self.scopes = scopes
 
     def __call__(self) -> None:
-        connection = connections[self.using]
-        bump_stamp(connection.__dict__.pop("site_cache_scopes", {EVERYTHING}))
+        bump_stamp(self.scopes)
+
+
+def _pending_commit(using: str = DEFAULT_DB_ALIAS) -> _Commit | None:
+    """The open transaction's bump, when it has written rows."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        return None
+    for _, callback, *_ in connection.run_on_commit:
+        if isinstance(callback, _Commit):
+            return callback
+    return None
 
 
 def _bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
     """Whether the open transaction has written rows and will bump the stamp when it commits.
     A page asked for inside it (a test's client, wrapped in the test's transaction) must not be
     cached nor validated: the stamp has not moved yet."""
-    connection = connections[using]
-    return connection.in_atomic_block and any(
-        isinstance(callback, _Commit) for _, callback, *_ in connection.run_on_commit
-    )
+    return _pending_commit(using) is not None
 
 
 def model_changed(sender, **kwargs) -> None:

@@ -9,7 +9,7 @@ These tests commit for real (transaction=True): the stamp moves when a transacti
 from unittest import mock
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -138,3 +138,19 @@ def test_a_papers_related_papers_follow_the_others_through_its_own_edit(client):
     klotski.title = "Klotski Revisited"
     klotski.save()
     assert ">Klotski Revisited</a>" in client.get(ring.get_absolute_url()).text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_transaction_takes_the_scopes_it_named_with_it(monkeypatch):
+    """The scopes a transaction's writes named belong to that transaction: rolled back, they
+    are not carried by the next commit's bump (they once stayed on the connection)."""
+    bumped: list[set[str]] = []
+    monkeypatch.setattr(site_cache, "bump_stamp", lambda scopes=None: bumped.append(set(scopes)))
+    with pytest.raises(RuntimeError), transaction.atomic():
+        site_cache.note_change(scopes={"paper:1"})
+        raise RuntimeError("rolled back")
+    with transaction.atomic():
+        site_cache.note_change(scopes={"paper:2"})
+        site_cache.note_change(scopes={"person:3"})
+    site_cache.note_change(scopes={"paper:4"})
+    assert bumped == [{"paper:2", "person:3"}, {"paper:4"}]
