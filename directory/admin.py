@@ -1,8 +1,11 @@
+from typing import Any
+
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django import forms
 from django.contrib import admin
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from directory import identity
@@ -21,14 +24,14 @@ LOOK_FIELDS = [
 ]
 
 
-class LabForm(forms.ModelForm):
+class LabForm(forms.ModelForm[Lab]):
     """Keeps a logo or banner only as directory.identity cleaned it, never the upload itself."""
 
     class Meta:
         model = Lab
         fields = [*WORDS_FIELDS, *LOOK_FIELDS]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in ("logo", "logo_dark"):
             if name in self.fields:
@@ -39,19 +42,19 @@ class LabForm(forms.ModelForm):
             self.fields["banner"].widget.attrs["accept"] = "image/jpeg,image/png,image/webp"
 
     @staticmethod
-    def _cleaned_logo(upload):
+    def _cleaned_logo(upload: Any) -> Any:
         if not isinstance(upload, UploadedFile):
             return upload  # Unchanged, or False when cleared.
         logo = identity.clean_logo(upload=upload)
         return ContentFile(logo.content, name=logo.name)
 
-    def clean_logo(self):
+    def clean_logo(self) -> Any:
         return self._cleaned_logo(self.cleaned_data["logo"])
 
-    def clean_logo_dark(self):
+    def clean_logo_dark(self) -> Any:
         return self._cleaned_logo(self.cleaned_data["logo_dark"])
 
-    def clean_banner(self):
+    def clean_banner(self) -> Any:
         banner = self.cleaned_data["banner"]
         if not isinstance(banner, UploadedFile):
             return banner
@@ -78,37 +81,39 @@ class LabAdmin(HistoryAdmin):
         ),
     ]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return not Lab.objects.exists()
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         if not self.has_view_or_change_permission(request):
             return super().changelist_view(request, extra_context)
         return redirect("admin:directory_lab_change", Lab.objects.current().pk)
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Lab, form: Any, change: bool) -> None:
         obj.pk = 1
         if {"logo", "accent_colour", "name"} & set(form.changed_data):
             identity.store_favicons(obj)
         super().save_model(request, obj, form, change)
 
 
-class SuperusersOnly(admin.ModelAdmin):
+class SuperusersOnly(admin.ModelAdmin[Any]):
     """Who failed to sign in, from where: for the site's administrators, not for editors."""
 
-    def has_module_permission(self, request):
+    def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.is_superuser
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.is_superuser and super().has_view_permission(request, obj)
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.is_superuser and super().has_change_permission(request, obj)
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.is_superuser and super().has_delete_permission(request, obj)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -25,11 +25,12 @@ from directory.models import Lab
 from directory.roles import is_editor, person_of
 
 
-def lab_name(request) -> str:
+def lab_name(request: HttpRequest) -> str:
     """The lab's name, read once per request."""
     if not hasattr(request, "lab_name"):
-        request.lab_name = Lab.objects.current().name
-    return request.lab_name
+        setattr(request, "lab_name", Lab.objects.current().name)  # noqa: B010
+    name: str = getattr(request, "lab_name")  # noqa: B009
+    return name
 
 
 # The index's sections, in order: each app's models go to its section, in the order listed
@@ -115,7 +116,7 @@ def grouped_by_task(apps: list[dict[str, Any]], index_url: str) -> list[dict[str
 class LabAdminSite(admin.AdminSite):
     index_title = "What to edit"
 
-    def each_context(self, request):
+    def each_context(self, request: HttpRequest) -> dict[str, Any]:
         context = super().each_context(request)
         name = lab_name(request)
         context.update(site_header=name, site_title=f"{name} admin")
@@ -129,7 +130,9 @@ class LabAdminSite(admin.AdminSite):
             return apps  # One app's own page stays as Django makes it.
         return grouped_by_task(apps, reverse("admin:index", current_app=self.name))
 
-    def index(self, request, extra_context=None):
+    def index(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> Any:  # a TemplateResponse, or a member's redirect to their own page
         waiting = [
             item
             for model_admin in self._registry.values()
@@ -152,19 +155,22 @@ class LabAdminSite(admin.AdminSite):
         }
         return super().index(request, context)
 
-    def admin_view(self, view, cacheable=False):
+    def admin_view(self, view: Any, cacheable: bool = False) -> Any:
         protected = super().admin_view(view, cacheable)
 
         @wraps(protected)
-        def refused_in_the_admins_design(request, *args, **kwargs):
+        def refused_in_the_admins_design(
+            request: HttpRequest, *args: Any, **kwargs: Any
+        ) -> HttpResponse:
             try:
-                return protected(request, *args, **kwargs)
+                response: HttpResponse = protected(request, *args, **kwargs)
+                return response
             except PermissionDenied:
                 return self.permission_denied(request)
 
         return refused_in_the_admins_design
 
-    def permission_denied(self, request):
+    def permission_denied(self, request: HttpRequest) -> HttpResponse:
         """What this login may do, where Django would answer a bare "403 Forbidden"."""
         context = {
             **self.each_context(request),

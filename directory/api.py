@@ -9,7 +9,7 @@ today's values as examples (`with_choices`): the schema does not freeze today's 
 """
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Generic, TypeVar
 
 import django_filters
@@ -43,7 +43,7 @@ class WebLinkOut(Schema):
     url: str
 
 
-def links_data(links) -> list[dict]:
+def links_data(links: Iterable[Any]) -> list[dict[str, str]]:
     """WebLink rows (directory/models.py) as WebLinkOut."""
     return [{"kind": link.kind, "label": str(link), "url": link.url} for link in links]
 
@@ -56,7 +56,7 @@ class NamedPageOut(Schema):
     url: str = Field(description="Its page.")
 
 
-def page_link(obj, name: str, request: HttpRequest) -> dict:
+def page_link(obj: Any, name: str, request: HttpRequest) -> dict[str, str]:
     """A row with a page (a PublicPage) as NamedPageOut."""
     return {
         "slug": obj.slug,
@@ -86,11 +86,11 @@ class PageQuery(Schema):
 
 def page_of(
     request: HttpRequest,
-    queryset: QuerySet,
+    queryset: QuerySet[Any],
     *,
     per_page: int,
-    row: Callable[[Any, HttpRequest], dict],
-) -> dict:
+    row: Callable[[Any, HttpRequest], dict[str, Any]],
+) -> dict[str, Any]:
     """The page the query string asks for, as PageOut's fields, each row made by `row`.
 
     Pages are as stable as the queryset's order: it must order by something unique last.
@@ -117,13 +117,19 @@ def page_of(
     }
 
 
-def filtered_page(request: HttpRequest, filterset, *, per_page: int, row) -> dict:
+def filtered_page(
+    request: HttpRequest,
+    filterset: Any,
+    *,
+    per_page: int,
+    row: Callable[[Any, HttpRequest], dict[str, Any]],
+) -> dict[str, Any]:
     """A list narrowed by the FilterSet of its HTML page, as page_of gives it."""
     refuse_ignored_values(filterset)
     return page_of(request, filterset.qs, per_page=per_page, row=row)
 
 
-def refuse_ignored_values(filterset) -> None:
+def refuse_ignored_values(filterset: Any) -> None:
     """A value the HTML list would ignore (and say so) is refused: a client reading JSON would
     otherwise get every row and think the filter held."""
     if ignored := filterset.ignored_values():
@@ -184,7 +190,7 @@ def parameter(field: forms.Field, *, description: str) -> tuple[Any, Any]:
     return item, Field(None, description=description)
 
 
-def with_choices(schema: dict) -> dict:
+def with_choices(schema: dict[str, Any]) -> dict[str, Any]:
     """The OpenAPI `schema` with each list parameter that takes a choice restricted to it when
     the choices are fixed in the code (a publication type, "any"/"all"), and given a few of
     today's values as examples when they come from the database (a venue, a member, a group):

@@ -10,7 +10,7 @@ class DirectoryConfig(AppConfig):
     name = "directory"
     verbose_name = "Site"
 
-    def ready(self):
+    def ready(self) -> None:
         from django.db.models.signals import m2m_changed, post_delete, post_save
 
         from directory import (

@@ -36,6 +36,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import django
 from django.core.files.base import File
@@ -57,15 +58,17 @@ class BackupError(Exception):
 
 @dataclass(frozen=True)
 class Manifest:
-    data: dict
+    data: dict[str, Any]
 
     @property
     def tables(self) -> dict[str, int]:
-        return self.data["tables"]
+        tables: dict[str, int] = self.data["tables"]
+        return tables
 
     @property
-    def media(self) -> dict[str, dict]:
-        return self.data["media"]
+    def media(self) -> dict[str, dict[str, Any]]:
+        media: dict[str, dict[str, Any]] = self.data["media"]
+        return media
 
     def summary(self) -> str:
         rows = sum(self.tables.values())
@@ -142,7 +145,7 @@ POSTGRESQL_TABLES = (
 )
 
 
-def _row_counts(database, tables_query: str) -> dict[str, int]:
+def _row_counts(database: Any, tables_query: str) -> dict[str, int]:
     """Every table's row count, through a DB-API connection or cursor of either database."""
     names = [row[0] for row in database.execute(tables_query).fetchall()]
     return {
@@ -192,7 +195,7 @@ def _media_names(storage: Storage, folder: str = "") -> Iterator[str]:
         yield from _media_names(storage, f"{folder}{name}/")
 
 
-def _describe(storage: Storage, name: str) -> dict:
+def _describe(storage: Storage, name: str) -> dict[str, Any]:
     with storage.open(name, "rb") as file:
         content = file.read()
     return {"bytes": len(content), "sha256": hashlib.sha256(content).hexdigest()}
@@ -527,7 +530,7 @@ def _swap_in_sqlite(staged: Path) -> None:
     os.replace(staged, target)
 
 
-def _restore_media(manifest: Manifest, folder: Path, storage: Storage, *, saved: list[str]):
+def _restore_media(manifest: Manifest, folder: Path, storage: Storage, *, saved: list[str]) -> None:
     """Each verified file saved under its own name; `saved` says which, to undo them."""
     for name in manifest.media:
         with open(folder / name, "rb") as file:
@@ -596,8 +599,8 @@ def _conninfo() -> str:
     return make_conninfo(**_psycopg_parameters())
 
 
-def _first(row) -> str:
-    return row[0]
+def _first(row: Any) -> str:
+    return str(row[0])
 
 
 def _pg_environment() -> dict[str, str]:

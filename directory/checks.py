@@ -1,7 +1,10 @@
 """System checks: run by `manage.py check`, `migrate`, `runserver` and the test suite, so a
 mistake in the code or the configuration is named at start-up rather than found by a visitor."""
 
-from django.apps import apps
+from collections.abc import Sequence
+from typing import Any
+
+from django.apps import AppConfig, apps
 from django.conf import settings
 from django.core import checks
 
@@ -14,10 +17,12 @@ EDITED_APPS = ("directory", "people", "publications", "news")
 
 
 @checks.register(checks.Tags.models)
-def every_edited_model_is_validated(app_configs=None, **kwargs):
+def every_edited_model_is_validated(
+    app_configs: Sequence[AppConfig] | None = None, **kwargs: Any
+) -> list[checks.CheckMessage]:
     """A new model with text fields must refuse control characters like the others, or say in
     `validation_exempt` why its text is not staff's to type (an uploaded file kept as it came)."""
-    errors = []
+    errors: list[checks.CheckMessage] = []
     for model in apps.get_models():
         if model._meta.app_label not in EDITED_APPS or hasattr(model, "instance_type"):
             continue  # another app's model, or a history row (a copy of a validated one)
@@ -38,7 +43,9 @@ def every_edited_model_is_validated(app_configs=None, **kwargs):
 
 
 @checks.register(checks.Tags.models)
-def every_markdown_field_is_rendered_at_save(app_configs=None, **kwargs):
+def every_markdown_field_is_rendered_at_save(
+    app_configs: Sequence[AppConfig] | None = None, **kwargs: Any
+) -> list[checks.CheckMessage]:
     """Pages show Markdown only as its stored HTML (directory/markdown.py): a Markdown field
     must have its companion, and its model a manager whose update() fills it."""
     return [
@@ -56,7 +63,9 @@ def every_markdown_field_is_rendered_at_save(app_configs=None, **kwargs):
 
 
 @checks.register(checks.Tags.security)
-def proxy_count_is_set_behind_a_proxy(app_configs=None, **kwargs):
+def proxy_count_is_set_behind_a_proxy(
+    app_configs: Sequence[AppConfig] | None = None, **kwargs: Any
+) -> list[checks.CheckMessage]:
     """Behind a proxy every request comes from the proxy's address: without AXES_PROXY_COUNT,
     django-axes counts every visitor's failed sign-ins as one address's, and five lock everyone
     out of the admin."""
@@ -79,7 +88,9 @@ def proxy_count_is_set_behind_a_proxy(app_configs=None, **kwargs):
 
 
 @checks.register(checks.Tags.models)
-def every_site_model_moves_the_stamp(app_configs=None, **kwargs):
+def every_site_model_moves_the_stamp(
+    app_configs: Sequence[AppConfig] | None = None, **kwargs: Any
+) -> list[checks.CheckMessage]:
     """Every model a public page may read writes through SiteQuerySet, so its `update()` and
     bulk writes move the change stamp as its saves do (directory/site_cache.py). Exempt: models
     no page shows (settings.SITE_CACHE_IGNORED_MODELS), history rows (written by the saves of

@@ -6,6 +6,7 @@ a profile must never make the server request it, and the tests need no running s
 """
 
 import mimetypes
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
@@ -25,14 +26,14 @@ from directory.models import Lab
 ImageFile.LOAD_TRUNCATED_IMAGES = False
 
 
-class LocalFilesFetcher(URLFetcher):
+class LocalFilesFetcher(URLFetcher):  # type: ignore[misc]  # WeasyPrint has no types
     """Static files and uploads, read from where Django keeps them; every other URL fails."""
 
     def __init__(self, *, site_url: str):
         super().__init__()
         self.site = urlsplit(site_url).netloc
 
-    def fetch(self, url, headers=None):
+    def fetch(self, url: str, headers: Any = None) -> Any:
         path = unquote(urlsplit(url).path)
         static_prefix = "/" + settings.STATIC_URL.lstrip("/")
         media_prefix = "/" + settings.MEDIA_URL.lstrip("/")
@@ -66,10 +67,12 @@ def static_file(name: str) -> bytes:
         raise ValueError(f"Not a static file: {name}")
     found = finders.find(name)
     if found:
-        with open(found, "rb") as file:
-            return file.read()
+        with open(str(found), "rb") as file:
+            content: bytes = file.read()
+            return content
     with staticfiles_storage.open(name) as file:
-        return file.read()
+        stored: bytes = file.read()
+        return stored
 
 
 # Tagged PDF for screen readers (issue 29): PDF/UA-1 gives the document a structure tree built
@@ -84,4 +87,5 @@ def pdf_from_html(html: str, *, site_url: str) -> bytes:
     images under /static/ and /media/ are read from disk."""
     fetcher = LocalFilesFetcher(site_url=site_url)
     document = HTML(string=html, base_url=site_url, url_fetcher=fetcher)
-    return document.write_pdf(pdf_variant=PDF_VARIANT)
+    pdf: bytes = document.write_pdf(pdf_variant=PDF_VARIANT)
+    return pdf

@@ -6,13 +6,15 @@ rows free of them (directory/validation.py); this writer drops them from rows st
 so one bad row can never take a feed down for every reader.
 """
 
+from typing import Any
+
 from django.utils.feedgenerator import Atom1Feed
 
 from directory.validation import without_control_characters
 
 
 class XmlSafeAtom1Feed(Atom1Feed):
-    def write(self, outfile, encoding):
+    def write(self, outfile: Any, encoding: str) -> None:
         self.feed = without_control_characters(self.feed)
         self.items = without_control_characters(self.items)
         super().write(outfile, encoding)

@@ -12,6 +12,7 @@ A bad id anywhere in an admin URL is a 404, never a 500 or a redirect to the ind
 """
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.admin.utils import quote, unquote
@@ -21,7 +22,7 @@ from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, URLResolver, path, reverse
 from django.utils import formats, timezone
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -35,12 +36,12 @@ RECOVERED = "Recovered"
 REVERTED = "Reverted to the version of "
 
 
-def when(record) -> str:
+def when(record: Any) -> str:
     """A version's time as staff read it, in the site's time zone."""
     return formats.date_format(timezone.localtime(record.history_date), "j F Y, H:i")
 
 
-def kind_in_words(record) -> str:
+def kind_in_words(record: Any) -> str:
     """What a version was, for the first column of the history page."""
     reason = record.history_change_reason or ""
     if reason == RECOVERED:
@@ -50,24 +51,24 @@ def kind_in_words(record) -> str:
     return {"+": "First version", "-": "Deleted"}.get(record.history_type, "Changed")
 
 
-class HistoryAdmin(SimpleHistoryAdmin):
+class HistoryAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple-history has no types
     change_list_template = "admin/history_change_list.html"
     object_history_template = "admin/history/object_history.html"
     object_history_list_template = "admin/history/object_history_list.html"
     object_history_form_template = "admin/history/object_history_form.html"
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern | URLResolver]:
         deleted = self.admin_site.admin_view(self.deleted_view)
         name = f"{self.opts.app_label}_{self.opts.model_name}_deleted"
         return [path("deleted/", deleted, name=name), *super().get_urls()]
 
-    def admin_url(self, view: str, *args) -> str:
+    def admin_url(self, view: str, *args: Any) -> str:
         name = f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_{view}"
         return reverse(name, args=args)
 
     # Ids ---------------------------------------------------------------------------------
 
-    def valid_id(self, object_id, field=None):
+    def valid_id(self, object_id: Any, field: Any = None) -> Any:
         """The id as its field reads it; a 404 for an id the field cannot read ("abc", "1.0",
         a NUL) or the database cannot hold. django-simple-history filters by the id as typed
         before it looks for the object: "abc" was a 500 on every History page."""
@@ -79,7 +80,9 @@ class HistoryAdmin(SimpleHistoryAdmin):
         except (ValidationError, ValueError, TypeError):
             raise Http404(f"No {self.opts.verbose_name} has the id “{object_id}”.") from None
 
-    def get_object(self, request, object_id, from_field=None):
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Any:
         field = self.opts.pk if from_field is None else self.opts.get_field(from_field)
         self.valid_id(object_id, field)
         found = super().get_object(request, object_id, from_field)
@@ -89,7 +92,9 @@ class HistoryAdmin(SimpleHistoryAdmin):
 
     # Sections ----------------------------------------------------------------------------
 
-    def get_inline_formsets(self, request, formsets, inline_instances, obj=None):
+    def get_inline_formsets(
+        self, request: HttpRequest, formsets: Any, inline_instances: Any, obj: Any = None
+    ) -> Any:
         """A section that folds ("collapse") says how many entries it has, "Education (2)",
         and is open when it has any: filled sections must not look empty."""
         inline_admin_formsets = super().get_inline_formsets(
@@ -110,16 +115,19 @@ class HistoryAdmin(SimpleHistoryAdmin):
 
     # Lists and recovery ------------------------------------------------------------------
 
-    def can_recover(self, request) -> bool:
-        return self.has_add_permission(request) and self.has_delete_permission(request)
+    def can_recover(self, request: HttpRequest) -> bool:
+        return bool(self.has_add_permission(request) and self.has_delete_permission(request))
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         """Offers "Recover deleted" (templates/admin/<app>/change_list.html) to who may."""
         if self.can_recover(request):
             extra_context = {**(extra_context or {}), "recover_url": self.admin_url("deleted")}
-        return super().changelist_view(request, extra_context)
+        response: HttpResponse = super().changelist_view(request, extra_context)
+        return response
 
-    def deleted_view(self, request):
+    def deleted_view(self, request: HttpRequest) -> HttpResponse:
         """The last recorded state of each deleted object, newest deletion first."""
         if not self.can_recover(request):
             raise PermissionDenied
@@ -145,11 +153,16 @@ class HistoryAdmin(SimpleHistoryAdmin):
 
     # The history page --------------------------------------------------------------------
 
-    def history_view(self, request, object_id, extra_context=None):
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         self.valid_id(object_id)
-        return super().history_view(request, object_id, extra_context)
+        response: HttpResponse = super().history_view(request, object_id, extra_context)
+        return response
 
-    def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
+    def set_history_delta_changes(
+        self, request: HttpRequest, historical_records: Any, foreign_keys_are_objs: bool = True
+    ) -> None:
         """Each version on the page gets `changes_in_words`: its own fields, then its parts,
         compared with the version before it (fetched when it is on the next page)."""
         records = list(historical_records)
@@ -176,16 +189,22 @@ class HistoryAdmin(SimpleHistoryAdmin):
                 words += versions.part_changes(self.model, new.parts, old.parts, labels)
             newer.changes_in_words = words
 
-    def history_view_title(self, request, obj):
+    def history_view_title(self, request: HttpRequest, obj: Any) -> str:
         return f"History of {obj}"
 
-    def history_form_view_title(self, request, obj):
+    def history_form_view_title(self, request: HttpRequest, obj: Any) -> str:
         version = getattr(request, "history_version", None)
         return f"{obj}, as it was on {when(version)}" if version else str(obj)
 
     # A version, and reverting to it ------------------------------------------------------
 
-    def history_form_view(self, request, object_id, version_id, extra_context=None):
+    def history_form_view(
+        self,
+        request: HttpRequest,
+        object_id: Any,
+        version_id: Any,
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         object_id = self.valid_id(object_id)
         try:
             version_id = int(version_id)
@@ -195,8 +214,8 @@ class HistoryAdmin(SimpleHistoryAdmin):
             self.model.history, **{self.opts.pk.attname: object_id, "history_id": version_id}
         )
         snapshot = versions.snapshot_of(record)
-        request.history_version = record
-        request.history_snapshot = snapshot
+        setattr(request, "history_version", record)  # noqa: B010  (read by the form and title)
+        setattr(request, "history_snapshot", snapshot)  # noqa: B010
         parts = (
             versions.parts_in_words(self.model, snapshot.parts, parent=record.instance)
             if snapshot
@@ -208,9 +227,10 @@ class HistoryAdmin(SimpleHistoryAdmin):
             "is_deleted": not self.model._default_manager.filter(pk=object_id).exists(),
             **(extra_context or {}),
         }
-        return super().history_form_view(request, object_id, version_id, context)
+        response: HttpResponse = super().history_form_view(request, object_id, version_id, context)
+        return response
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """On a version's page its files are shown, not offered for upload (a version's file
         may be gone: `keep_existing_files` decides which is kept)."""
         fields = list(super().get_readonly_fields(request, obj))
@@ -219,7 +239,9 @@ class HistoryAdmin(SimpleHistoryAdmin):
         files = [field.name for field in self.opts.fields if isinstance(field, models.FileField)]
         return fields + [name for name in files if name not in fields]
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
         """On a version's page the many-to-many fields show the version's, so reverting
         brings them back too (django-simple-history shows today's)."""
         form = super().get_form(request, obj, change=change, **kwargs)
@@ -230,7 +252,7 @@ class HistoryAdmin(SimpleHistoryAdmin):
         links = snapshot.links
 
         class VersionForm(form):  # type: ignore[valid-type,misc]
-            def __init__(self, *args, **kwargs):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
                 super().__init__(*args, **kwargs)
                 for name in many:
                     if name in links:
@@ -242,17 +264,17 @@ class HistoryAdmin(SimpleHistoryAdmin):
 
         return VersionForm
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         version = getattr(request, "history_version", None)
         if version is None:
             super().save_model(request, obj, form, change)
             return
         recovering = not self.model._default_manager.filter(pk=obj.pk).exists()
-        request.history_recovered = recovering
+        setattr(request, "history_recovered", recovering)  # noqa: B010
         obj._change_reason = RECOVERED if recovering else f"{REVERTED}{when(version)}"
         self.keep_existing_files(request, obj)
         super().save_model(request, obj, form, change)
-        snapshot = request.history_snapshot
+        snapshot = getattr(request, "history_snapshot", None)
         if snapshot is not None:
             parts = snapshot.parts if recovering else self.parts_edited_here(snapshot.parts)
             versions.restore_parts(obj, parts)
@@ -265,7 +287,8 @@ class HistoryAdmin(SimpleHistoryAdmin):
         """After a revert or a recovery, say which, and open the object's page."""
         version = getattr(request, "history_version", None)
         if version is None or request.method != "POST":
-            return super().response_change(request, obj)
+            response: HttpResponse = super().response_change(request, obj)
+            return response
         name = self.opts.verbose_name
         if getattr(request, "history_recovered", False):
             said = f"Recovered the {name} “{obj}”, as it was when it was deleted."
@@ -274,7 +297,7 @@ class HistoryAdmin(SimpleHistoryAdmin):
         self.message_user(request, said, messages.SUCCESS)
         return HttpResponseRedirect(self.admin_url("change", quote(obj.pk)))
 
-    def parts_edited_here(self, parts: dict) -> dict:
+    def parts_edited_here(self, parts: dict[str, Any]) -> dict[str, Any]:
         """The parts of a snapshot that this page edits (its inlines): a revert restores those.
         Rows edited on pages of their own (a person's memberships, the advising rows naming
         them) stay as they are; only a recovery brings them back, since the deletion took them.
@@ -286,7 +309,7 @@ class HistoryAdmin(SimpleHistoryAdmin):
             if relation.related_model in inline_models and relation.get_accessor_name() in parts
         }
 
-    def keep_existing_files(self, request, obj) -> None:
+    def keep_existing_files(self, request: HttpRequest, obj: Any) -> None:
         """A version may name a photo whose file was deleted when it was replaced: the file
         saved now is kept instead (or none), never a broken image."""
         missing = versions.missing_files(obj)
@@ -307,16 +330,16 @@ class HistoryAdmin(SimpleHistoryAdmin):
                 messages.WARNING,
             )
 
-    def log_addition(self, request, obj, message):
+    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> Any:
         """Called once the inlines are saved too: the version now gets its parts."""
         versions.record_snapshot(obj)
         return super().log_addition(request, obj, message)
 
-    def log_change(self, request, obj, message):
+    def log_change(self, request: HttpRequest, obj: Any, message: Any) -> Any:
         versions.record_snapshot(obj)
         return super().log_change(request, obj, message)
 
-    def recover_inline_rows(self, obj) -> None:
+    def recover_inline_rows(self, obj: Any) -> None:
         """For objects deleted before deletions had snapshots: recreate the rows of each
         inline that were deleted within moments of `obj`."""
         deletion = (

@@ -13,6 +13,7 @@ digits, a slash and a suffix: "not a doi" or "javascript:alert(1)" never becomes
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -97,16 +98,16 @@ def validate_doi(value: str) -> None:
 class NormalizedFormField(forms.CharField):
     """A form field handing its text to the model field's normalisation before validation."""
 
-    def __init__(self, *, normalize, **kwargs):
+    def __init__(self, *, normalize: Callable[[str], str], **kwargs: Any) -> None:
         self.normalize = normalize
         super().__init__(**kwargs)
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         value = super().to_python(value)
         return self.normalize(value) if isinstance(value, str) else value
 
 
-class IdentifierField(models.CharField):
+class IdentifierField(models.CharField[Any, Any]):
     """A CharField stored bare and normalised (`normalize`) before its validators run, on every
     save (directory/validation.py runs `clean_fields`) and in every form."""
 
@@ -115,21 +116,23 @@ class IdentifierField(models.CharField):
     # Room in forms for the address form, which `normalize` shortens.
     pasted_extra = 0
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("blank", True)
         kwargs.setdefault("validators", [self.validator])
         super().__init__(*args, **kwargs)
 
-    def deconstruct(self):
+    def deconstruct(self) -> Any:
         name, path, args, kwargs = super().deconstruct()
         kwargs.pop("validators", None)
         return name, path, args, kwargs
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         value = super().to_python(value)
         return type(self).normalize(value) if isinstance(value, str) else value
 
-    def formfield(self, form_class=None, choices_form_class=None, **kwargs):
+    def formfield(
+        self, form_class: Any = None, choices_form_class: Any = None, **kwargs: Any
+    ) -> Any:
         return super().formfield(
             form_class=form_class or NormalizedFormField,
             choices_form_class=choices_form_class,
@@ -156,7 +159,7 @@ class OrcidField(IdentifierField):
     validator = staticmethod(validate_orcid)
     pasted_extra = len(ORCID_URL)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 19)
         super().__init__(*args, **kwargs)
 

@@ -17,7 +17,7 @@ import re
 import uuid
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.core.files import File
@@ -216,7 +216,7 @@ class CleanLogo:
         return f"{self.stem}.{self.extension}"
 
 
-def clean_logo(*, upload: File) -> CleanLogo:
+def clean_logo(*, upload: File[Any]) -> CleanLogo:
     """Checks an uploaded logo, or raises ValidationError saying why it cannot be used."""
     refuse_larger_than(upload, LOGO_MAX_BYTES, noun="logo")
     upload.seek(0)
@@ -320,7 +320,7 @@ def initials_icon(*, initials: str, accent: str, size: int = 512) -> Image.Image
     return image
 
 
-def clean_banner(*, upload: File) -> ContentFile:
+def clean_banner(*, upload: File[Any]) -> ContentFile[Any]:
     """A banner or group photo decoded and encoded again as JPEG, under a generated name."""
     refuse_larger_than(upload, BANNER_MAX_BYTES, noun="banner")
     image = decode_upload(

@@ -7,6 +7,7 @@ announcing billions of pixels costs nothing. Codes: not_an_image, too_many_pixel
 
 import struct
 import warnings
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.files import File
@@ -20,7 +21,7 @@ DECODING_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, struc
 LONGEST_SIDE = 1600
 
 
-def refuse_larger_than(upload: File, limit: int, *, noun: str) -> None:
+def refuse_larger_than(upload: File[Any], limit: int, *, noun: str) -> None:
     """An upload over `limit` bytes is refused before anything reads it."""
     if upload.size is not None and upload.size > limit:
         raise ValidationError(
@@ -42,7 +43,7 @@ def damaged(noun: str) -> str:
 
 
 def decode_upload(
-    upload: File,
+    upload: File[Any],
     *,
     noun: str,
     max_pixels: int,
@@ -71,7 +72,7 @@ def decode_upload(
 
 
 def _open(
-    upload: File, *, noun: str, max_pixels: int, formats: tuple[str, ...]
+    upload: File[Any], *, noun: str, max_pixels: int, formats: tuple[str, ...]
 ) -> ImageFile.ImageFile:
     """Reads the header only: the format and the size, not the pixels."""
     try:

@@ -110,7 +110,7 @@ def validate_markdown(text: str) -> None:
         )
 
 
-class MarkdownField(models.TextField):
+class MarkdownField(models.TextField[Any, Any]):
     """Text staff or members write in Markdown: refused at save when too long or too deeply
     nested to render in bounded time (`validate_markdown`). Give it a `RenderedMarkdownField`."""
 
@@ -127,7 +127,7 @@ class MarkdownField(models.TextField):
         return name, "django.db.models.TextField", args, kwargs
 
 
-class RenderedMarkdownField(models.TextField):
+class RenderedMarkdownField(models.TextField[Any, Any]):
     """The sanitized HTML of the Markdown field `source`, filled whenever the row is written;
     what pages show, as safe HTML. Not edited, not kept in history."""
 
@@ -189,7 +189,7 @@ def fill_rendered(instance: models.Model, field: RenderedMarkdownField) -> SafeS
     if rendered_from.get(field.attname) != text:
         setattr(instance, field.attname, markdown_to_html(text))
         rendered_from[field.attname] = text
-    return getattr(instance, field.attname)
+    return SafeString(getattr(instance, field.attname))
 
 
 def fill_all_rendered(instance: models.Model) -> None:

@@ -24,6 +24,7 @@ version never brings back what can no longer be saved; they are never deleted.
 
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
@@ -42,8 +43,8 @@ ELLIPSIS = "…"
 
 
 def mend_rows(
-    apps, app_label: str, model_names: list[str], *, report: Callable[[str], None] = print
-):
+    apps: Any, app_label: str, model_names: list[str], *, report: Callable[[str], None] = print
+) -> None:
     for name in model_names:
         for model_name in (name, f"Historical{name}"):
             try:
@@ -53,7 +54,7 @@ def mend_rows(
             _mend_model(model, report=report, history=model_name != name)
 
 
-def _checked_fields(model) -> list[models.Field]:
+def _checked_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return [
         field
         for field in model._meta.concrete_fields
@@ -64,7 +65,7 @@ def _checked_fields(model) -> list[models.Field]:
     ]
 
 
-def _mend_model(model, *, report: Callable[[str], None], history: bool) -> None:
+def _mend_model(model: type[models.Model], *, report: Callable[[str], None], history: bool) -> None:
     fields = _checked_fields(model)
     if not fields:
         return
@@ -100,7 +101,7 @@ def _mend_model(model, *, report: Callable[[str], None], history: bool) -> None:
                 )
 
 
-def _mend_value(field: models.Field, value) -> tuple[object, str]:
+def _mend_value(field: models.Field[Any, Any], value: Any) -> tuple[object, str]:
     """The value to store instead and why, or (value, "") when it is fine; "delete" when only
     deleting the row would do."""
     if value is None:

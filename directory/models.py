@@ -1,5 +1,5 @@
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Callable, Collection
+from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -32,13 +32,13 @@ class PublicPage(ValidatedModel):
     class Meta:
         abstract = True
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse(self.url_name, kwargs={"slug": self.slug})
 
-    def natural_key(self):
+    def natural_key(self) -> tuple[str]:
         return (self.slug,)
 
-    def clean_fields(self, exclude=None):
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
         """The field checks, and a slug another address under the same prefix would hide
         ("feed" under /publications/) refused (directory/addresses.py)."""
         errors: dict[str, list[ValidationError]] = {}
@@ -69,12 +69,12 @@ class WebLink(ValidatedModel):
     class Meta:
         abstract = True
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.label or self.get_kind_display()
 
 
 class OrderedRowQuerySet(SiteQuerySet):
-    def get_by_natural_key(self, parent_slug, position):
+    def get_by_natural_key(self, parent_slug: str, position: int) -> Any:
         return self.get(**{f"{self.model.parent_field}__slug": parent_slug, "position": position})
 
 
@@ -98,14 +98,14 @@ class OrderedRow(ValidatedModel):
     class Meta:
         abstract = True
 
-    def natural_key(self):
+    def natural_key(self) -> tuple[str, int]:
         return (getattr(self, self.parent_field).slug, self.position)
 
 
 class LabQuerySet(RenderedMarkdownQuerySet):
     def current(self) -> "Lab":
         """The one Lab row, created with defaults the first time. Hits the database."""
-        lab, _ = self.get_or_create(pk=1)
+        lab: Lab = self.get_or_create(pk=1)[0]
         return lab
 
 
@@ -210,7 +210,7 @@ class Lab(ValidatedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
     @property
@@ -262,7 +262,7 @@ class HistorySnapshot(models.Model):
             models.UniqueConstraint(fields=["model", "history_id"], name="snapshot_per_version"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.model} version {self.history_id}"
 
     def cache_scopes(self) -> set[str]:

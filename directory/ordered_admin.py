@@ -19,6 +19,7 @@ from django.contrib.admin.options import InlineModelAdmin
 from django.core.paginator import InvalidPage, Paginator
 from django.db import models
 from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest
 
 # Rows shown at once: rendering a row of the admin takes about 15 ms, so a page of 50 opens
 # in about a second however long the list is (benchmarks/admin_authors.py measures it).
@@ -31,7 +32,7 @@ ORDERED_ROWS_MEDIA = forms.Media(
 )
 
 
-class OrderedRowForm(forms.ModelForm):
+class OrderedRowForm(forms.ModelForm[Any]):
     """The place of a row is a wish the formset turns into a position, never an error."""
 
     position = forms.IntegerField(
@@ -43,7 +44,7 @@ class OrderedRowForm(forms.ModelForm):
         widget=forms.NumberInput(attrs={"class": "ordered-rows__place", "min": 1}),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # A row of a table has no <label>s: each box is named by its column, for screen
         # readers and for a phone, where the row is shown without the table's head.
@@ -52,17 +53,17 @@ class OrderedRowForm(forms.ModelForm):
             if isinstance(field.widget, forms.TextInput | forms.URLInput):
                 field.widget.attrs.setdefault("placeholder", str(field.label))
 
-    def has_changed(self):
+    def has_changed(self) -> bool:
         """An empty extra row whose place was numbered by the script is still empty."""
         return any(name != "position" for name in self.changed_data)
 
-    def _get_validation_exclusions(self):
+    def _get_validation_exclusions(self) -> set[str]:
         # Two rows may ask for the same place (or take each other's): the formset numbers
         # them, so the unique (parent, position) constraint is checked on what it saves.
         return {*super()._get_validation_exclusions(), "position"}  # type: ignore[misc]
 
 
-class OrderedRowFormSet(BaseInlineFormSet):
+class OrderedRowFormSet(BaseInlineFormSet[Any, Any, Any]):
     """Saves rows in the order asked for and numbers them; shows one page of a long list.
 
     `page_number` is set per request by the inline (from `?<prefix>-page=N`).
@@ -70,7 +71,7 @@ class OrderedRowFormSet(BaseInlineFormSet):
 
     page_number: str | int = 1
 
-    def get_queryset(self):
+    def get_queryset(self) -> Any:
         if not hasattr(self, "_queryset"):
             queryset = super().get_queryset().order_by("position", "pk")
             self.paginator = Paginator(queryset, ROWS_PER_PAGE, allow_empty_first_page=True)
@@ -86,7 +87,7 @@ class OrderedRowFormSet(BaseInlineFormSet):
         self.get_queryset()
         return self.paginator.num_pages > 1
 
-    def page_links(self) -> list[dict]:
+    def page_links(self) -> list[dict[str, Any]]:
         """The pages of a long list, for templates/admin/edit_inline/ordered_*.html."""
         self.get_queryset()
         links = []
@@ -103,7 +104,7 @@ class OrderedRowFormSet(BaseInlineFormSet):
             )
         return links
 
-    def save(self, commit=True):
+    def save(self, commit: bool = True) -> list[Any]:
         """Deletes, saves and numbers the rows in one pass; positions move in two steps so
         that no two rows hold one place, even for a moment (the unique constraint)."""
         if not commit:
@@ -194,7 +195,7 @@ class OrderedRowFormSet(BaseInlineFormSet):
         return (self.page.number - 1) * ROWS_PER_PAGE + 1 if self.is_paginated else 1
 
 
-class OrderedInline(InlineModelAdmin):
+class OrderedInline(InlineModelAdmin[Any, Any]):
     """An inline of OrderedRows, ordered by dragging, by the keyboard, or by typed places.
     List "position" first in its fields: it is the row's place."""
 
@@ -203,19 +204,19 @@ class OrderedInline(InlineModelAdmin):
     ordering = ["position"]
     extra = 0
 
-    def get_formset(self, request, obj=None, **kwargs):
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         formset = super().get_formset(request, obj, **kwargs)
         formset.page_number = request.GET.get(f"{formset.get_default_prefix()}-page", 1)  # type: ignore[attr-defined]
         return formset
 
     @property
-    def media(self):
+    def media(self) -> forms.Media:
         return super().media + ORDERED_ROWS_MEDIA
 
 
-class OrderedTabularInline(OrderedInline, admin.TabularInline):
+class OrderedTabularInline(OrderedInline, admin.TabularInline[Any, Any]):
     template = "admin/edit_inline/ordered_tabular.html"
 
 
-class OrderedStackedInline(OrderedInline, admin.StackedInline):
+class OrderedStackedInline(OrderedInline, admin.StackedInline[Any, Any]):
     template = "admin/edit_inline/ordered_stacked.html"

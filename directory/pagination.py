@@ -1,8 +1,12 @@
+from typing import Any
+
 from django.core.paginator import InvalidPage, Page, Paginator
-from django.http import Http404
+from django.http import Http404, HttpRequest
 
 
-def paginate(request, queryset, *, per_page: int, count: int | None = None) -> Page:
+def paginate(
+    request: HttpRequest, queryset: Any, *, per_page: int, count: int | None = None
+) -> Page[Any]:
     """The page the query string asks for; a page that does not exist is a 404. `count`, when
     known (cached), spares the COUNT query over every matching row."""
     paginator = Paginator(queryset, per_page)

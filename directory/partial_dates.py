@@ -9,6 +9,7 @@ import datetime
 import re
 from dataclasses import dataclass
 from functools import total_ordering
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -53,7 +54,7 @@ class PartialDate:
     month: int | None = None
     day: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.day is not None and self.month is None:
             raise ValueError("A day needs a month.")
         # Raises ValueError for a month or day that does not exist: day 0 and month 0 included,
@@ -137,15 +138,15 @@ def format_period(start: PartialDate | None, end: PartialDate | None, ongoing: b
 
 
 class PartialDateFormField(forms.CharField):
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", INPUT_HELP)
         kwargs["max_length"] = None
         super().__init__(**kwargs)
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> Any:
         return str(value) if isinstance(value, PartialDate) else value
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         value = super().to_python(value)
         if not value:
             return None
@@ -155,24 +156,24 @@ class PartialDateFormField(forms.CharField):
             raise ValidationError(str(error), code="invalid") from None
 
 
-class PartialDateField(models.CharField):
+class PartialDateField(models.CharField[Any, Any]):
     """A PartialDate stored as its ISO string, so the database sorts it as a date."""
 
     description = "A date with year, month or day precision"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["max_length"] = 10
         super().__init__(*args, **kwargs)
 
-    def deconstruct(self):
+    def deconstruct(self) -> Any:
         name, path, args, kwargs = super().deconstruct()
         del kwargs["max_length"]
         return name, path, args, kwargs
 
-    def from_db_value(self, value, expression, connection):
+    def from_db_value(self, value: str | None, expression: Any, connection: Any) -> Any:
         return PartialDate.parse(value) if value else None
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         if value is None or isinstance(value, PartialDate):
             return value
         if value == "":
@@ -182,19 +183,21 @@ class PartialDateField(models.CharField):
         except ValueError as error:
             raise ValidationError(str(error), code="invalid") from None
 
-    def run_validators(self, value):
+    def run_validators(self, value: Any) -> None:
         # CharField's length check measures the stored string, not the PartialDate.
         super().run_validators(value.isoformat() if isinstance(value, PartialDate) else value)
 
-    def get_prep_value(self, value):
+    def get_prep_value(self, value: Any) -> Any:
         value = self.to_python(value)
         return value.isoformat() if value else None
 
-    def value_to_string(self, obj):
+    def value_to_string(self, obj: Any) -> Any:
         value = self.value_from_object(obj)
         return value.isoformat() if value else None
 
-    def formfield(self, form_class=None, choices_form_class=None, **kwargs):
+    def formfield(
+        self, form_class: Any = None, choices_form_class: Any = None, **kwargs: Any
+    ) -> Any:
         return super().formfield(
             form_class=form_class or PartialDateFormField,
             choices_form_class=choices_form_class,
@@ -217,7 +220,7 @@ def ends_after_it_starts(*, name: str, message: str) -> models.CheckConstraint:
     )
 
 
-def year_of(field) -> Cast:
+def year_of(field: Any) -> Cast:
     """The year of a partial date as a number, in SQL: "2023-09" → 2023; NULL stays NULL.
 
     `field` is a field name or an expression (an OuterRef to a date in an enclosing query).

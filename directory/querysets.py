@@ -1,3 +1,5 @@
+from typing import Any, Self
+
 from django.db import models
 
 from directory.markdown import RenderedMarkdownQuerySet
@@ -10,13 +12,13 @@ __all__ = ["PublishableQuerySet", "SiteQuerySet"]
 class PublishableQuerySet(RenderedMarkdownQuerySet):
     """For PublicPage models (directory/models.py): drafts stay off every public page."""
 
-    def get_by_natural_key(self, slug):
+    def get_by_natural_key(self, slug: str) -> Any:
         return self.get(slug=slug)
 
-    def published(self):
+    def published(self) -> Self:
         return self.filter(is_published=True)
 
-    def visible_to(self, user):
+    def visible_to(self, user: Any) -> Self:
         """Published rows, plus the drafts a staff member may preview through "view on site":
         every draft for editors, their own for a member."""
         if is_editor(user):
@@ -26,6 +28,6 @@ class PublishableQuerySet(RenderedMarkdownQuerySet):
             return self.published()
         return self.filter(models.Q(is_published=True) | self.drafts_of(person))
 
-    def drafts_of(self, person) -> models.Q:
+    def drafts_of(self, person: Any) -> models.Q:
         """The rows that are `person`'s own, for their previews; none unless a model says."""
         return models.Q(pk__in=[])

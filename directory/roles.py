@@ -7,18 +7,22 @@ every permission): they edit everything. Members have a login linked to their Pe
 the publications they author, and nothing else.
 """
 
+from typing import Any
+
+from django.contrib.auth.models import AbstractUser, AnonymousUser
+
 EDIT_ALL_CODENAME = "edit_all"
 # The group that grants members their permissions; linking a login to a person puts it there.
 MEMBER_LOGINS_GROUP = "Member logins"
 EDIT_ALL = f"directory.{EDIT_ALL_CODENAME}"
 
 
-def is_editor(user) -> bool:
+def is_editor(user: AbstractUser | AnonymousUser) -> bool:
     """Django's permission backend caches what a user holds, so asking again costs no query."""
-    return user.is_active and user.has_perm(EDIT_ALL)
+    return bool(user.is_active and user.has_perm(EDIT_ALL))
 
 
-def person_of(user):
+def person_of(user: AbstractUser | AnonymousUser) -> Any:
     """The Person this login is linked to, or None (anonymous visitors, editors without one).
 
     The reverse one-to-one relation caches its answer on the user, "none" included, so the

@@ -85,7 +85,7 @@ def _shared_stamp() -> str:
     if stamp is None:
         bump_stamp()
         stamp = caches.read(STAMP_KEY) or ""
-    return stamp
+    return str(stamp)
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,7 @@ def _bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
     return _pending_commit(using) is not None
 
 
-def model_changed(sender, **kwargs) -> None:
+def model_changed(sender: Any, **kwargs: Any) -> None:
     """post_save, post_delete and m2m_changed of any model: the scopes the row names
     (`cache_scopes()` on its model), else everything."""
     if kwargs.get("action", "post_").startswith("pre_"):
@@ -268,7 +268,7 @@ def note_change_of(
         note_change(using=using, scopes=scopes)
 
 
-class SiteQuerySet(models.QuerySet):
+class SiteQuerySet(models.QuerySet[Any]):
     """The QuerySet (and, through `as_manager()`, the manager) of every model a public page
     reads: its bulk writes move the site's change stamp as `save()`, `delete()` and m2m changes
     do through signals (`model_changed`), once the transaction commits. Without it an
@@ -576,7 +576,7 @@ def release() -> str:
         return settings.SITE_RELEASE
     base = Path(settings.BASE_DIR)
     roots = {Path(config.path) for config in apps.get_app_configs()}
-    templates: list[dict] = settings.TEMPLATES
+    templates: list[dict[str, Any]] = settings.TEMPLATES
     roots |= {Path(folder) for template in templates for folder in template["DIRS"]}
     roots |= {Path(folder) for folder in settings.STATICFILES_DIRS}
     digest = hashlib.sha256()
@@ -596,7 +596,7 @@ def etag(stamp: str) -> str:
 
 
 class SiteCacheMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
         # The most recently used pages, pickled, in this process (see cached_page).
         self.local = LocalCopies("SITE_CACHE_LOCAL_PAGES")
@@ -655,8 +655,9 @@ class SiteCacheMiddleware:
         file.
         """
         if (data := self.local.get_many([key], stamp=stamp).get(key)) is not None:
-            return pickle.loads(cast(bytes, data))
-        response = caches.read(key)
+            page: HttpResponse = pickle.loads(cast(bytes, data))
+            return page
+        response: HttpResponse | None = caches.read(key)
         if response is not None:
             self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
         return response

@@ -31,7 +31,8 @@ The rules:
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -78,7 +79,7 @@ def strip_control_characters(text: str, *, multi_line: bool = False) -> str:
     return UNSAFE_CHARACTERS.sub("", text)
 
 
-def without_control_characters(value):
+def without_control_characters(value: Any) -> Any:
     """`value` (text, or lists, tuples and dicts of it) with control characters, bidirectional
     controls, noncharacters and surrogates dropped, line breaks kept: for the JSON and XML
     renderers (feeds, JSON-LD, exports) of rows stored before validation."""
@@ -149,11 +150,11 @@ def validate_visible_name(name: str) -> None:
         )
 
 
-def is_multi_line(field: models.Field) -> bool:
+def is_multi_line(field: models.Field[Any, Any]) -> bool:
     return isinstance(field, models.TextField)
 
 
-def text_fields(model: type[models.Model]) -> list[models.Field]:
+def text_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     """The fields holding text staff or a file can type into: every CharField and TextField.
 
     A PartialDateField is a CharField too, whose value is a PartialDate: callers skip values that
@@ -189,13 +190,13 @@ class ValidatedModel(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # A Markdown field saved alone takes its rendered HTML with it (directory/markdown.py).
         if kwargs.get("update_fields") is not None:
             kwargs["update_fields"] = with_rendered_fields(type(self), kwargs["update_fields"])
         super().save(*args, **kwargs)
 
-    def clean_fields(self, exclude=None):
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
         self.normalize_text(exclude=exclude)
         errors: dict[str, list[ValidationError]] = {}
         try:
@@ -213,7 +214,7 @@ class ValidatedModel(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def normalize_text(self, exclude=None) -> None:
+    def normalize_text(self, exclude: Collection[str] | None = None) -> None:
         """One-line text in NFC, before any validator (or the uniqueness checks) reads it."""
         for field in text_fields(type(self)):
             value = getattr(self, field.attname)
@@ -265,7 +266,9 @@ def _label(instance: models.Model, name: str) -> str:
     return str(field.verbose_name) if field else name
 
 
-def refuse_invalid_save(sender, instance, raw=False, **kwargs) -> None:
+def refuse_invalid_save(
+    sender: type[models.Model], instance: models.Model, raw: bool = False, **kwargs: Any
+) -> None:
     """pre_save receiver: every save of a ValidatedModel runs `validate_row`, raw ones (loaddata)
     included, so no way in stores what a page cannot show, and fills each Markdown field's
     rendered HTML (directory/markdown.py)."""

@@ -75,11 +75,14 @@ def has_snapshots(model: Any) -> bool:
     return is_versioned(model) and bool(part_relations(model) or link_relations(model))
 
 
-def _rows_of(relation: Any, obj) -> models.QuerySet:
-    return relation.related_model._default_manager.filter(**{relation.field.name: obj})
+def _rows_of(relation: Any, obj: Any) -> models.QuerySet[Any]:
+    rows: models.QuerySet[Any] = relation.related_model._default_manager.filter(
+        **{relation.field.name: obj}
+    )
+    return rows
 
 
-def take_snapshot(obj) -> dict:
+def take_snapshot(obj: Any) -> dict[str, Any]:
     """The parts and links of `obj` as stored now: one query per relation."""
     parts = {
         relation.get_accessor_name(): json.loads(
@@ -97,19 +100,19 @@ def take_snapshot(obj) -> dict:
     return {"parts": parts, "links": links}
 
 
-def snapshot_of(record) -> HistorySnapshot | None:
+def snapshot_of(record: Any) -> HistorySnapshot | None:
     label = record.instance_type._meta.label_lower
     return HistorySnapshot.objects.filter(model=label, history_id=record.history_id).first()
 
 
-def snapshots_of(model, records: Iterable) -> dict[int, HistorySnapshot]:
+def snapshots_of(model: Any, records: Iterable[Any]) -> dict[int, HistorySnapshot]:
     """The snapshots of these versions by history_id, in one query."""
     ids = [record.history_id for record in records]
     found = HistorySnapshot.objects.filter(model=model._meta.label_lower, history_id__in=ids)
     return {snapshot.history_id: snapshot for snapshot in found}
 
 
-def record_snapshot(obj) -> None:
+def record_snapshot(obj: Any) -> None:
     """Snapshot `obj` again into its latest version, once its parts have been saved."""
     if not has_snapshots(obj._meta.model):
         return
@@ -121,14 +124,14 @@ def record_snapshot(obj) -> None:
 
 
 @receiver(pre_delete, dispatch_uid="directory.versions.snapshot_before_deletion")
-def _snapshot_before_deletion(sender, instance, **kwargs):
+def _snapshot_before_deletion(sender: Any, instance: Any, **kwargs: Any) -> None:
     """Deleting cuts the links (SET_NULL, many-to-many) before the deletion is recorded."""
     if has_snapshots(sender):
         instance._snapshot_at_deletion = take_snapshot(instance)
 
 
 @receiver(post_create_historical_record, dispatch_uid="directory.versions.snapshot_deletion")
-def _snapshot_deletion(sender, instance, history_instance, **kwargs):
+def _snapshot_deletion(sender: Any, instance: Any, history_instance: Any, **kwargs: Any) -> None:
     snapshot = getattr(instance, "_snapshot_at_deletion", None)
     if history_instance.history_type == "-" and snapshot is not None:
         HistorySnapshot.objects.update_or_create(
@@ -171,7 +174,7 @@ def record_first_versions(*, reason: str) -> int:
 # Restoring -----------------------------------------------------------------------------------
 
 
-def restore_parts(obj, parts: dict) -> None:
+def restore_parts(obj: Any, parts: dict[str, Any]) -> None:
     """Make `obj`'s parts what `parts` (a snapshot's) says: rows it lacks are deleted, the
     others saved as they were, under their old ids. A member a row named who has since been
     deleted is left out of the row."""
@@ -196,8 +199,8 @@ def restore_parts(obj, parts: dict) -> None:
             row.save()
 
 
-def _without_missing_targets(rows: list, *, skip) -> None:
-    by_field: dict[Any, set] = defaultdict(set)
+def _without_missing_targets(rows: list[Any], *, skip: Any) -> None:
+    by_field: dict[Any, set[Any]] = defaultdict(set)
     for row in rows:
         for model_field in row._meta.fields:
             value = getattr(row, model_field.attname)
@@ -214,7 +217,7 @@ def _without_missing_targets(rows: list, *, skip) -> None:
                 setattr(row, model_field.attname, None)
 
 
-def restore_links(obj, links: dict) -> None:
+def restore_links(obj: Any, links: dict[str, Any]) -> None:
     """Point again at `obj` what pointed at it (rows that still exist, and that point at
     nothing else meanwhile)."""
     for accessor, relation in link_relations(obj._meta.model):
@@ -239,7 +242,7 @@ def restore_links(obj, links: dict) -> None:
             manager.add(*manager.model._default_manager.filter(pk__in=pks))
 
 
-def missing_files(obj) -> list[Any]:
+def missing_files(obj: Any) -> list[Any]:
     """The file fields of `obj` that name a file its storage no longer has."""
     return [
         field
@@ -257,14 +260,14 @@ def missing_files(obj) -> list[Any]:
 class Labels:
     """Names of the rows that a page of differences mentions, read in one query per model."""
 
-    wanted: dict[Any, set] = field(default_factory=lambda: defaultdict(set))
-    found: dict[Any, dict] = field(default_factory=dict)
+    wanted: dict[Any, set[Any]] = field(default_factory=lambda: defaultdict(set))
+    found: dict[Any, dict[Any, Any]] = field(default_factory=dict)
 
-    def want(self, model, pk) -> None:
+    def want(self, model: Any, pk: Any) -> None:
         if pk is not None:
             self.wanted[model].add(pk)
 
-    def of(self, model, pk) -> str:
+    def of(self, model: Any, pk: Any) -> str:
         if pk is None:
             return ""
         if pk not in self.found.get(model, {}):
@@ -273,7 +276,7 @@ class Labels:
         return str(row) if row is not None else f"a deleted {model._meta.verbose_name}"
 
 
-def describe(model_field, value, labels: Labels | None = None) -> str:
+def describe(model_field: Any, value: Any, labels: Labels | None = None) -> str:
     """A stored value as staff read it: "yes", a choice's label, a member's name."""
     if isinstance(value, DeletedObject):
         return f"a deleted {model_field.related_model._meta.verbose_name}"
@@ -289,7 +292,7 @@ def describe(model_field, value, labels: Labels | None = None) -> str:
     return text if len(text) <= TEXT_SHOWN else text[: TEXT_SHOWN - 1] + "…"
 
 
-def field_changes(newer, older) -> list[str]:
+def field_changes(newer: Any, older: Any) -> list[str]:
     """ "Visible on the site: no → yes" for each field a version changed."""
     model = newer.instance_type
     delta = newer.diff_against(older, foreign_keys_are_objs=True)
@@ -305,7 +308,7 @@ def field_changes(newer, older) -> list[str]:
     return changes
 
 
-def _m2m_objects(model_field, values) -> list:
+def _m2m_objects(model_field: Any, values: Any) -> list[Any]:
     related = model_field.related_model
     name = get_m2m_reverse_field_name(model_field)
     chosen = [value[name] for value in values]
@@ -319,12 +322,14 @@ def _m2m_objects(model_field, values) -> list:
     ]
 
 
-def _label(model_field) -> str:
+def _label(model_field: Any) -> str:
     name = str(model_field.verbose_name)
     return name[:1].upper() + name[1:]
 
 
-def _row_objects(rows: list[dict], *, parent=None, field=None) -> dict:
+def _row_objects(
+    rows: list[dict[str, Any]], *, parent: Any = None, field: Any = None
+) -> dict[Any, Any]:
     """The rows of a snapshot as model instances; given `parent`, each row's `field` is that
     object itself, which may no longer be stored (a deleted object's version)."""
     objects = {}
@@ -335,7 +340,7 @@ def _row_objects(rows: list[dict], *, parent=None, field=None) -> dict:
     return objects
 
 
-def _text(row) -> str:
+def _text(row: Any) -> str:
     """A row as the admin names it; a name made from a row deleted since cannot be read."""
     try:
         return str(row)
@@ -343,7 +348,9 @@ def _text(row) -> str:
         return f"a {row._meta.verbose_name} of a deleted row"
 
 
-def part_changes(model: Any, newer: dict, older: dict, labels: Labels) -> list[str]:
+def part_changes(
+    model: Any, newer: dict[str, Any], older: dict[str, Any], labels: Labels
+) -> list[str]:
     """What a version changed in the object's parts: rows added, removed or changed, and
     the new order when rows moved."""
     changes = []
@@ -397,7 +404,9 @@ def _label_plural(model: Any) -> str:
     return name[:1].upper() + name[1:]
 
 
-def parts_in_words(model: Any, parts: dict, *, parent) -> list[tuple[str, list[str]]]:
+def parts_in_words(
+    model: Any, parts: dict[str, Any], *, parent: Any
+) -> list[tuple[str, list[str]]]:
     """(section, its rows) of a version's parts, for the page that shows the version of
     `parent` (the object as that version has it)."""
     return [

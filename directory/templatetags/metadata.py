@@ -2,6 +2,8 @@
 tags write its JSON-LD (people, publications)."""
 
 from django import template
+from django.http import HttpRequest
+from django.template import Context
 
 from directory import markdown
 
@@ -9,16 +11,17 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def canonical_url(context) -> str:
+def canonical_url(context: Context) -> str:
     """This page's address without its query string: filtered or paged views of a list are the
     list, for search engines and link previews."""
-    request = context["request"]
+    request: HttpRequest = context["request"]
     return request.build_absolute_uri(request.path)
 
 
 @register.simple_tag(takes_context=True)
-def absolute_url(context, path: str) -> str:
-    return context["request"].build_absolute_uri(path)
+def absolute_url(context: Context, path: str) -> str:
+    request: HttpRequest = context["request"]
+    return request.build_absolute_uri(path)
 
 
 @register.filter

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django import template
+from django.template import Context
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
@@ -8,7 +11,7 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def query_with(context, **changes) -> str:
+def query_with(context: Context, **changes: Any) -> str:
     """The current query string with some parameters replaced; None removes one."""
     query = context["request"].GET.copy()
     for name, value in changes.items():

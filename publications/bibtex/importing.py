@@ -204,7 +204,7 @@ def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
     for change in item.changes:
         setattr(publication, change.field, values[change.field])
     publication._change_reason = IMPORTED  # type: ignore[attr-defined]  # simple-history reads it
-    publication.save(update_fields=[change.field for change in item.changes])  # type: ignore[no-untyped-call]
+    publication.save(update_fields=[change.field for change in item.changes])
     record_snapshot(publication)
     return publication
 

@@ -1,7 +1,8 @@
 import datetime
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from directory.backup import BackupError, create_backup
 
@@ -12,14 +13,14 @@ class Command(BaseCommand):
         "row counts and file checksums. Safe while the site runs."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--output",
             type=Path,
             help="The archive to write (default: backups/site-<UTC date and time>.tar.gz).",
         )
 
-    def handle(self, *args, output: Path | None = None, **options):
+    def handle(self, *args: Any, output: Path | None = None, **options: Any) -> None:
         if output is None:
             stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H%M%SZ")
             output = Path("backups") / f"site-{stamp}.tar.gz"

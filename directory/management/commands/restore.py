@@ -1,6 +1,7 @@
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from directory.backup import BackupError, restore_backup
 
@@ -12,10 +13,10 @@ class Command(BaseCommand):
         "leaves the site as it was. Stop the site while it runs."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("archive", type=Path, help="The .tar.gz that `backup` wrote.")
 
-    def handle(self, *args, archive: Path, **options):
+    def handle(self, *args: Any, archive: Path, **options: Any) -> None:
         try:
             manifest = restore_backup(archive_path=archive)
         except BackupError as error:
