@@ -118,12 +118,16 @@ def merge_external_people(
                 f"{absorbed}): they are two people."
             )
     reason = f"Merged “{absorb.name}” (#{absorb.pk}) into “{keep.name}” (#{keep.pk})"
-    moved = {}
+    # Every relation is logged, those with no row too: a record with no rows merges (and its
+    # log, which may not be empty, says so) as well as one with many.
+    moved: dict[str, dict] = {}
     for relation in pointing_relations(ExternalPerson):
+        label = relation.model._meta.label_lower
+        moved.setdefault(label, {"field": relation.name, "ids": []})
         rows = list(relation.model._default_manager.filter(**{relation.name: absorb}))
         if rows:
             ids = move_rows(rows=rows, field=relation.name, to=keep, reason=reason, user=user)
-            moved[relation.model._meta.label_lower] = {"field": relation.name, "ids": ids}
+            moved[label] = {"field": relation.name, "ids": ids}
 
     known = keep.name_keys()
     added_aliases = []
