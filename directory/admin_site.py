@@ -143,15 +143,20 @@ class LabAdminSite(admin.AdminSite):
         """Where a member given a login chooses their password; the address works once."""
         view = auth_views.PasswordResetConfirmView.as_view(
             success_url=reverse("admin:password-set", current_app=self.name),
-            extra_context={**self.each_context(request), "title": "Choose your password"},
+            extra_context=self.signed_out_context(request, "Choose your password"),
         )
         return view(request, uidb64=uidb64, token=token)
 
     def password_set(self, request):
         view = auth_views.PasswordResetCompleteView.as_view(
-            extra_context={**self.each_context(request), "title": "Your password is set"}
+            extra_context=self.signed_out_context(request, "Your password is set")
         )
         return view(request)
+
+    def signed_out_context(self, request, title: str) -> dict[str, Any]:
+        """The admin's look for a page before signing in: no side bar saying "You don't have
+        permission to view or edit anything"."""
+        return {**self.each_context(request), "title": title, "is_nav_sidebar_enabled": False}
 
     def index(self, request, extra_context=None):
         waiting = [
