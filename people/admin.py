@@ -174,7 +174,9 @@ class PersonAdmin(MemberScopedAdmin):
         person = self.get_object(request, object_id)
         if person is None:
             raise Http404("No such person.")
-        if not (is_editor(request.user) and request.user.has_perm("auth.add_user")):
+        # Editors, without the right to add logins at large: this one has a member's rights
+        # only, for the person the editor already manages.
+        if not is_editor(request.user):
             raise PermissionDenied
         change_url = reverse("admin:people_person_change", args=[person.pk])
         if person.user_id is not None:

@@ -19,10 +19,20 @@ def give_login_url(person: Person) -> str:
     return reverse("admin:people_person_give_login", args=[person.pk])
 
 
-def test_the_person_page_offers_give_a_login_to_an_editor_when_there_is_none(editor_client):
+def test_an_editor_of_the_editors_group_gives_a_login_from_the_persons_page(
+    client, django_user_model
+):
+    """Not only superusers: an editor manages people, though not logins at large."""
+    editor = django_user_model.objects.create_user("edith", is_staff=True)
+    editor.groups.add(Group.objects.get(name="Editors"))
     ada = make_person(name="Ada Lovelace", slug="ada-lovelace")
-    page = editor_client.get(reverse("admin:people_person_change", args=[ada.pk]))
+    client.force_login(editor)
+    page = client.get(reverse("admin:people_person_change", args=[ada.pk]))
     assert f'href="{give_login_url(ada)}"' in page.content.decode()
+    assert client.post(give_login_url(ada)).status_code == 200
+    ada.refresh_from_db()
+    assert ada.user.username == "ada-lovelace"
+    assert not ada.user.is_superuser and not ada.user.has_perm("auth.add_user")
 
 
 def test_giving_a_login_makes_a_member_login_and_a_set_password_address_that_works_once(
