@@ -1,4 +1,5 @@
 from django import forms
+from django.apps import apps
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -583,7 +584,7 @@ class IdentityChangeAdmin(admin.ModelAdmin):
         "summary",
         "record",
         "other",
-        "moved",
+        "moved_rows",
         "made_at",
         "made_by",
         "undone_at",
@@ -596,6 +597,18 @@ class IdentityChangeAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="rows moved")
+    def moved_rows(self, change):
+        """What moved, in words ("2 author rows, 1 advising link"), not the log's JSON."""
+        parts = []
+        for label, moved in change.moved.items():
+            opts = apps.get_model(label)._meta
+            if count := len(moved["ids"]):
+                parts.append(
+                    f"{count} {opts.verbose_name if count == 1 else opts.verbose_name_plural}"
+                )
+        return ", ".join(parts) or "None"
 
     def has_delete_permission(self, request, obj=None):
         return False

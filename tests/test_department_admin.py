@@ -242,6 +242,7 @@ def test_a_merge_is_undone_with_one_button_on_its_own_page_in_a_sentence(client,
     undo_url = url("people_identitychange_undo", change.pk)
     assert f'action="{undo_url}"' in page
     assert 'value="Undo this merge"' in page
+    assert "1 author<" in page and '"ids"' not in page  # what moved, in words
 
     undone = client.post(undo_url, follow=True)
     assert undone.redirect_chain[-1][0] == page_url
