@@ -28,9 +28,11 @@ $(VNU_JAR): Makefile
 
 vnu: $(VNU_JAR)
 
-## Re-take the README's screenshots (docs/*.png) from a freshly seeded site with Chromium.
+## Re-take the README's screenshots (docs/*.png) from a freshly seeded site with Chromium, and
+## the staff guide's (docs/staff-guide/*.png) by walking its steps (tests/browser/test_staff_guide.py).
 screenshots: install
 	$(BIN)/python docs/screenshots.py
+	STAFF_GUIDE_DIR=docs/staff-guide $(BIN)/python -m pytest tests/browser/test_staff_guide.py -q -p no:cacheprovider
 
 ## Install, migrate, seed the four profiles into an empty database, serve on 127.0.0.1:8000,
 ## with the task worker (large BibTeX imports, visitors' CV PDFs) beside it; Ctrl+C stops both.

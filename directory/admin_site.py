@@ -5,6 +5,8 @@
   their answer; editors land on the index, which lists what waits for an editor. Each
   ModelAdmin with a `waiting_for(request)` method contributes its rows (title, url, what, by;
   `count` when one row stands for several, like a link to the rest of a long list).
+- A login given from a person's page (people.services.give_login) has no password: the member
+  chooses one at `set-password/…`, Django's password reset confirmation, in the admin's look.
 - A refused page (403) is an admin page saying what this login may do instead.
 - The index and the side bar list the models by task (`TASKS`), in words for staff who are
   not programmers: People, Publications, News, Site, and the plumbing (logins, sign-in
@@ -15,11 +17,13 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import views as auth_views
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, URLResolver, path, reverse
 
 from directory.models import Lab
 from directory.roles import is_editor, person_of
@@ -129,6 +133,32 @@ class LabAdminSite(admin.AdminSite):
         if app_label is not None:
             return apps  # One app's own page stays as Django makes it.
         return grouped_by_task(apps, reverse("admin:index", current_app=self.name))
+
+    def get_urls(self) -> list[URLPattern | URLResolver]:
+        return [
+            path("set-password/<uidb64>/<token>/", self.set_password, name="set-password"),
+            path("set-password/done/", self.password_set, name="password-set"),
+            *super().get_urls(),
+        ]
+
+    def set_password(self, request: HttpRequest, uidb64: str, token: str) -> HttpResponseBase:
+        """Where a member given a login chooses their password; the address works once."""
+        view = auth_views.PasswordResetConfirmView.as_view(
+            success_url=reverse("admin:password-set", current_app=self.name),
+            extra_context=self.signed_out_context(request, "Choose your password"),
+        )
+        return view(request, uidb64=uidb64, token=token)
+
+    def password_set(self, request: HttpRequest) -> HttpResponseBase:
+        view = auth_views.PasswordResetCompleteView.as_view(
+            extra_context=self.signed_out_context(request, "Your password is set")
+        )
+        return view(request)
+
+    def signed_out_context(self, request: HttpRequest, title: str) -> dict[str, Any]:
+        """The admin's look for a page before signing in: no side bar saying "You don't have
+        permission to view or edit anything"."""
+        return {**self.each_context(request), "title": title, "is_nav_sidebar_enabled": False}
 
     def index(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None

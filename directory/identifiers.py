@@ -23,8 +23,11 @@ from django.db import models
 ORCID_PATTERN = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$", re.ASCII)
 ORCID_URL = "https://orcid.org/"
 ORCID_EXAMPLE = "0000-0002-1825-0097"
-# What staff may paste: the iD, or its address as ORCID prints it.
-ORCID_PREFIXES = ("https://orcid.org/", "http://orcid.org/", "orcid.org/")
+# What stands before the iD where people copy it from: its address (http or https, with or
+# without "www."), or a label ("ORCID:", "ORCID iD") as CVs and papers print it.
+ORCID_PREFIX = re.compile(
+    r"^(?:(?:https?://)?(?:www\.)?orcid\.org/|orcid(?:\s*id)?\s*:?)\s*", re.IGNORECASE
+)
 
 
 def orcid_check_digit(digits: str) -> str:
@@ -58,8 +61,20 @@ def _without_prefix(value: str, prefixes: tuple[str, ...]) -> str:
 
 
 def normalize_orcid(value: str) -> str:
-    """ "https://orcid.org/０000-0002-1825-009x " → "0000-0002-1825-009X"."""
-    return _without_prefix(value, ORCID_PREFIXES).upper()
+    """ "https://orcid.org/０000-0002-1825-009x/ ", "ORCID: 0000-…" → "0000-0002-1825-009X".
+
+    The one reading of a pasted iD: every form, the admin, fixtures and seed (through
+    OrcidField) and the imports (publications/identifiers) call it, so an iD one accepts the
+    others accept too."""
+    value = ORCID_PREFIX.sub("", unicodedata.normalize("NFKC", value).strip(), count=1)
+    return value.rstrip("/").strip().upper()
+
+
+def clean_orcid(value: str) -> str:
+    """The bare iD `value` names, check digit verified; ValidationError saying why if none."""
+    orcid = normalize_orcid(value)
+    validate_orcid(orcid)
+    return orcid
 
 
 def orcid_url(orcid: str) -> str:
@@ -157,7 +172,8 @@ class OrcidField(IdentifierField):
 
     normalize = staticmethod(normalize_orcid)
     validator = staticmethod(validate_orcid)
-    pasted_extra = len(ORCID_URL)
+    # Room for "https://www.orcid.org/", a trailing slash and spaces around.
+    pasted_extra = len("https://www.orcid.org/") + 8
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 19)

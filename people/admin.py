@@ -1,5 +1,10 @@
 from django import forms
+from django.apps import apps
+from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import Count, Q
@@ -8,6 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import ngettext
 
 from directory.history import HistoryAdmin
 from directory.ordered_admin import OrderedStackedInline, OrderedTabularInline
@@ -35,6 +41,8 @@ from people.models import (
 )
 from people.services import (
     IdentityChangeRefused,
+    LoginRefused,
+    give_login,
     let_login_edit_profile,
     member_aliases,
     merge_external_people,
@@ -140,7 +148,8 @@ class PersonAdmin(MemberScopedAdmin):
         return queryset.filter(pk=person.pk)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        """A member's own profile is "Edit my profile", with their papers a click away."""
+        """A member's own profile is "Edit my profile", with their papers a click away. An
+        editor sees "Give a login" on a person without one."""
         person = person_of(request.user)
         if person is not None and str(person.pk) == str(object_id):
             extra_context = {
@@ -148,7 +157,57 @@ class PersonAdmin(MemberScopedAdmin):
                 "own_profile": True,
                 **(extra_context or {}),
             }
+        elif is_editor(request.user):
+            extra_context = {
+                "give_login_url": reverse("admin:people_person_give_login", args=[object_id]),
+                **(extra_context or {}),
+            }
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def get_urls(self):
+        give = self.admin_site.admin_view(self.give_login_view)
+        name = f"{self.opts.app_label}_{self.opts.model_name}_give_login"
+        return [path("<path:object_id>/give-login/", give, name=name), *super().get_urls()]
+
+    def give_login_view(self, request, object_id):
+        """ "Give a login": one button makes the person's login, with a member's rights, and
+        shows the one-time address where they choose their password (people.services)."""
+        person = self.get_object(request, object_id)
+        if person is None:
+            raise Http404("No such person.")
+        # Editors, without the right to add logins at large: this one has a member's rights
+        # only, for the person the editor already manages.
+        if not is_editor(request.user):
+            raise PermissionDenied
+        change_url = reverse("admin:people_person_change", args=[person.pk])
+        if person.user_id is not None:
+            self.message_user(
+                request,
+                f"{person.name} has a login already (“{person.user}”): they sign in with it.",
+                messages.ERROR,
+            )
+            return redirect(change_url)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": person,
+            "change_url": change_url,
+            "title": f"Give {person.name} a login",
+            "timeout_days": settings.PASSWORD_RESET_TIMEOUT // (24 * 60 * 60),
+        }
+        if request.method == "POST":
+            try:
+                given = give_login(person=person, by=request.user)
+            except LoginRefused as refused:
+                self.message_user(request, str(refused), messages.ERROR)
+                return redirect(change_url)
+            set_password = reverse("admin:set-password", args=[given.uidb64, given.token])
+            context.update(
+                title=f"{person.name} has a login",
+                given=given,
+                set_password_url=request.build_absolute_uri(set_password),
+            )
+        return TemplateResponse(request, "admin/people/person/give_login.html", context)
 
     def get_readonly_fields(self, request, obj=None):
         readonly = super().get_readonly_fields(request, obj)
@@ -459,7 +518,7 @@ class ExternalPersonAdmin(HistoryAdmin):
             except IdentityChangeRefused as refused:
                 self.message_user(request, str(refused), messages.ERROR)
                 return None
-            self.message_user(request, f"{change.summary} Undo it from “Merges and splits”.")
+            self.message_user(request, done_message(change))
             return None
         context = {
             **self.admin_site.each_context(request),
@@ -488,7 +547,7 @@ class ExternalPersonAdmin(HistoryAdmin):
             except IdentityChangeRefused as refused:
                 form.add_error(None, str(refused))
             else:
-                self.message_user(request, f"{change.summary} Undo it from “Merges and splits”.")
+                self.message_user(request, done_message(change))
                 return redirect(self.admin_url("change", record.pk))
         context = {
             **self.admin_site.each_context(request),
@@ -505,9 +564,16 @@ class ExternalPersonAdmin(HistoryAdmin):
         )
 
 
+def done_message(change: IdentityChange) -> str:
+    """A merge's or split's summary, with a link to its page, where "Undo" puts it back."""
+    url = reverse("admin:people_identitychange_change", args=[change.pk])
+    return format_html('{} <a href="{}">Undo it</a> from its page.', change.summary, url)
+
+
 @admin.register(IdentityChange)
 class IdentityChangeAdmin(admin.ModelAdmin):
-    """The log of merges and splits: read-only, with "Undo" as its one action."""
+    """The log of merges and splits: read-only; "Undo" is a button on each one's page, and an
+    action for several."""
 
     list_display = ["summary", "kind", "made_at", "made_by", "undone_at"]
     list_filter = ["kind"]
@@ -518,7 +584,7 @@ class IdentityChangeAdmin(admin.ModelAdmin):
         "summary",
         "record",
         "other",
-        "moved",
+        "moved_rows",
         "made_at",
         "made_by",
         "undone_at",
@@ -532,6 +598,18 @@ class IdentityChangeAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    @admin.display(description="rows moved")
+    def moved_rows(self, change):
+        """What moved, in words ("2 author rows, 1 advising link"), not the log's JSON."""
+        parts = []
+        for label, moved in change.moved.items():
+            opts = apps.get_model(label)._meta
+            if count := len(moved["ids"]):
+                parts.append(
+                    f"{count} {opts.verbose_name if count == 1 else opts.verbose_name_plural}"
+                )
+        return ", ".join(parts) or "None"
+
     def has_delete_permission(self, request, obj=None):
         return False
 
@@ -542,12 +620,98 @@ class IdentityChangeAdmin(admin.ModelAdmin):
     def undo_selected(self, request, queryset):
         # Newest first: a later change may depend on an earlier one.
         for change in queryset.order_by("-made_at", "-pk"):
-            try:
-                result = undo_identity_change(change=change, user=request.user)
-            except IdentityChangeRefused as refused:
-                self.message_user(request, f"{change}: {refused}", messages.ERROR)
-                continue
-            note = (
-                f" {result.skipped} changed since were left as they are." if result.skipped else ""
+            self.undo(request, change)
+
+    def undo(self, request, change: IdentityChange) -> None:
+        """Undo `change`, telling the editor what was put back, in a sentence."""
+        try:
+            result = undo_identity_change(change=change, user=request.user)
+        except IdentityChangeRefused as refused:
+            self.message_user(request, f"{change}: {refused}", messages.ERROR)
+            return
+        self.message_user(request, undone_message(change, result))
+
+    def get_urls(self):
+        undo = self.admin_site.admin_view(self.undo_view)
+        name = f"{self.opts.app_label}_{self.opts.model_name}_undo"
+        return [path("<path:object_id>/undo/", undo, name=name), *super().get_urls()]
+
+    def undo_view(self, request, object_id):
+        """The "Undo" button on a merge's or split's own page (a POST; the page reloads)."""
+        change = self.get_object(request, object_id)
+        if change is None:
+            raise Http404("No such merge or split.")
+        if request.method != "POST" or not self.has_undo_permission(request):
+            raise PermissionDenied
+        self.undo(request, change)
+        return redirect("admin:people_identitychange_change", change.pk)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {
+            "undo_url": reverse("admin:people_identitychange_undo", args=[object_id])
+            if self.has_undo_permission(request)
+            else None,
+            **(extra_context or {}),
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
+def undone_message(change: IdentityChange, result) -> str:
+    restored = ngettext(
+        "%(count)d row was put back.", "%(count)d rows were put back.", result.restored
+    ) % {"count": result.restored}
+    skipped = (
+        " "
+        + ngettext(
+            "%(count)d row changed since, and was left as it is.",
+            "%(count)d rows changed since, and were left as they are.",
+            result.skipped,
+        )
+        % {"count": result.skipped}
+        if result.skipped
+        else ""
+    )
+    return f"Undone: {change} {restored}{skipped}"
+
+
+class LoginForm(UserChangeForm):
+    """A login linked to a person keeps what its member needs to sign in: without staff status
+    the sign-in page would tell them their password is wrong."""
+
+    def clean_is_staff(self):
+        is_staff = self.cleaned_data["is_staff"]
+        person = getattr(self.instance, "person", None) if self.instance.pk else None
+        if person is not None and not is_staff:
+            raise forms.ValidationError(
+                f"This login belongs to {person.name}’s profile: without staff status "
+                f"{person.name} cannot sign in to edit it. To stop them signing in, untick "
+                "“Active” instead."
             )
-            self.message_user(request, f"Undone: {change} {result.restored} rows put back.{note}")
+        return is_staff
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class LoginAdmin(UserAdmin):
+    """Django's logins, saying which person each belongs to."""
+
+    form = LoginForm
+    list_display = ["username", "profile", "email", "is_staff", "is_active"]
+    list_select_related = ["person"]
+    readonly_fields = ["profile"]
+    fieldsets = [
+        (None, {"fields": ["username", "password", "profile"]}),
+        *(UserAdmin.fieldsets or ())[1:],
+    ]
+
+    @admin.display(description="person")
+    def profile(self, login):
+        person = getattr(login, "person", None)
+        if person is None:
+            return "— (no person: link one from their page under People)"
+        url = reverse("admin:people_person_change", args=[person.pk])
+        return format_html('<a href="{}">{}</a>', url, person.name)

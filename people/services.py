@@ -1,6 +1,6 @@
 """Merging two records of one external person, splitting wrongly linked author rows off a
-record, and undoing either; what a login linked to a person needs to sign in; which aliases
-a person may go by. Called by the admin (people/admin.py) and by tests alike.
+record, and undoing either; giving a person a login, and what a login linked to a person needs
+to sign in; which aliases a person may go by. Called by the admin (people/admin.py) and by tests alike.
 
 Every row either moves is saved with its history (the change reason names the merge or split),
 and an IdentityChange logs exactly which rows moved, so an undo puts back those rows and no
@@ -13,9 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.contrib.auth.tokens import default_token_generator
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from simple_history.utils import bulk_update_with_history
 
@@ -81,12 +85,17 @@ def delete_with_history(record: models.Model, *, reason: str, user) -> None:
 def unique_slug(name: str) -> str:
     """The name's slug, numbered when a record has it already: "xin-jin", "xin-jin-2"."""
     base = slugify(name)[:190] or "person"
-    taken = set(ExternalPerson.objects.filter(slug__startswith=base).values_list("slug", flat=True))
-    slug, number = base, 1
-    while slug in taken:
+    return numbered(base, taken=ExternalPerson.objects.filter(slug__startswith=base), field="slug")
+
+
+def numbered(base: str, *, taken: models.QuerySet, field: str) -> str:
+    """`base`, or `base-2`, `base-3`… : the first that no row of `taken` has in `field`."""
+    used = set(taken.values_list(field, flat=True))
+    name, number = base, 1
+    while name in used:
         number += 1
-        slug = f"{base}-{number}"
-    return slug
+        name = f"{base}-{number}"
+    return name
 
 
 @transaction.atomic
@@ -109,12 +118,16 @@ def merge_external_people(
                 f"{absorbed}): they are two people."
             )
     reason = f"Merged “{absorb.name}” (#{absorb.pk}) into “{keep.name}” (#{keep.pk})"
-    moved = {}
+    # Every relation is logged, those with no row too: a record with no rows merges (and its
+    # log, which may not be empty, says so) as well as one with many.
+    moved: dict[str, dict] = {}
     for relation in pointing_relations(ExternalPerson):
+        label = relation.model._meta.label_lower
+        moved.setdefault(label, {"field": relation.name, "ids": []})
         rows = list(relation.model._default_manager.filter(**{relation.name: absorb}))
         if rows:
             ids = move_rows(rows=rows, field=relation.name, to=keep, reason=reason, user=user)
-            moved[relation.model._meta.label_lower] = {"field": relation.name, "ids": ids}
+            moved[label] = {"field": relation.name, "ids": ids}
 
     known = keep.name_keys()
     added_aliases = []
@@ -270,6 +283,55 @@ def let_login_edit_profile(*, user) -> list[str]:
             user.groups.add(members)
             given.append(f"the {MEMBER_LOGINS_GROUP} group")
     return given
+
+
+class LoginRefused(ValueError):
+    """A login that cannot be given; the message says why, for staff."""
+
+
+@dataclass(frozen=True)
+class GivenLogin:
+    """A login made for a person, and the two parts of its one-time set-password address
+    (Django's password reset: the login's id and a token that lapses once the password is
+    set, or after PASSWORD_RESET_TIMEOUT)."""
+
+    user: models.Model
+    uidb64: str
+    token: str
+
+
+def unique_username(base: str) -> str:
+    """`base`, numbered when a login has it already: "ada-lovelace", "ada-lovelace-2"."""
+    base = base[:140] or "member"
+    logins = get_user_model().objects.filter(username__startswith=base)
+    return numbered(base, taken=logins, field="username")
+
+
+@transaction.atomic
+def give_login(*, person: Person, by=None) -> GivenLogin:
+    """Make a login for `person` (named after their address, with their email), with what a
+    member needs to sign in (staff status, the Member logins group), linked to them. It has no
+    password: the member sets one at the returned address, so staff never type or know it.
+    Refused when the person has a login already."""
+    person = Person.objects.select_for_update().get(pk=person.pk)
+    if person.user_id is not None:
+        raise LoginRefused(
+            f"{person.name} has a login already (“{person.user}”): they sign in with it. To "
+            "give them a new password, open that login under Logins."
+        )
+    login = get_user_model()(
+        username=unique_username(person.slug), email=person.email, is_staff=True
+    )
+    login.set_unusable_password()
+    login.save()
+    let_login_edit_profile(user=login)
+    person.user = login
+    save_with_history(person, reason="Given a login", user=by)
+    return GivenLogin(
+        user=login,
+        uidb64=urlsafe_base64_encode(force_bytes(login.pk)),
+        token=default_token_generator.make_token(login),
+    )
 
 
 def aliases_taken(*, aliases: Iterable[str], record: KnownByNames) -> list[str]:

@@ -225,3 +225,39 @@ def test_a_member_may_link_an_author_row_only_to_the_record_its_name_names(clien
     right = {**data, "authorships-1-external": department["xin"].pk}  # "Xin Jin"
     assert client.post(change, right).status_code == 302
     assert Authorship.objects.get(pk=rows[1].pk).external == department["xin"]
+
+
+def test_a_merge_is_undone_with_one_button_on_its_own_page_in_a_sentence(client, department):
+    """It took four clicks through an action, and said "1 rows put back."."""
+    client.force_login(department["editor"])
+    xin, x = department["xin"], department["x"]
+    before = dict(Authorship.objects.values_list("pk", "external"))
+    chosen = {"action": "merge_selected", "_selected_action": [xin.pk, x.pk], "keep": xin.pk}
+    merged = client.post(url("people_externalperson_changelist"), chosen, follow=True)
+    change = IdentityChange.objects.get()
+    page_url = url("people_identitychange_change", change.pk)
+    assert f'<a href="{page_url}">Undo it</a>' in merged.content.decode()
+
+    page = client.get(page_url).content.decode()
+    undo_url = url("people_identitychange_undo", change.pk)
+    assert f'action="{undo_url}"' in page
+    assert 'value="Undo this merge"' in page
+    assert "1 author<" in page and '"ids"' not in page  # what moved, in words
+
+    undone = client.post(undo_url, follow=True)
+    assert undone.redirect_chain[-1][0] == page_url
+    said = [str(message) for message in undone.context["messages"]]
+    assert said == [f"Undone: {change} 1 row was put back."]
+    assert dict(Authorship.objects.values_list("pk", "external")) == before
+    assert 'value="Undo this merge"' not in undone.content.decode()  # done: no second undo
+
+
+def test_a_member_cannot_undo_a_merge(client, department):
+    client.force_login(department["editor"])
+    xin, x = department["xin"], department["x"]
+    chosen = {"action": "merge_selected", "_selected_action": [xin.pk, x.pk], "keep": xin.pk}
+    client.post(url("people_externalperson_changelist"), chosen)
+    change = IdentityChange.objects.get()
+    client.force_login(department["ada"].user)
+    assert client.post(url("people_identitychange_undo", change.pk)).status_code == 403
+    assert IdentityChange.objects.get().undone_at is None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import ValidationError
 
-from directory.identifiers import normalize_doi, normalize_orcid, validate_orcid
+from directory.identifiers import clean_orcid, normalize_doi
 from publications.bibtex.reading import (
     DOI_MAX,
     NAME_MAX,
@@ -131,12 +131,10 @@ def entry(work: Work, *, key: str) -> BibEntry:
 
 def _orcid(text: str) -> str:
     """An author's ORCID iD as the service wrote it, when it is one; "" otherwise."""
-    orcid = normalize_orcid(text) if text else ""
     try:
-        validate_orcid(orcid)
+        return clean_orcid(text)
     except ValidationError:
         return ""
-    return orcid
 
 
 def year_of(value: object) -> int | None:

@@ -192,3 +192,16 @@ def test_a_split_takes_only_the_records_own_rows():
     with pytest.raises(IdentityChangeRefused, match="another record"):
         split_author_rows(record=xin, authorship_ids=[row.pk], into=xin)
     assert Authorship.objects.get(pk=not_his.pk).external == other
+
+
+def test_a_record_without_rows_merges_and_comes_back_on_undo(two_records_of_xin_jin):
+    """A merge of a record no row pointed at answered 500: its log of moved rows was empty,
+    which the log's validation refused."""
+    xin, _ = two_records_of_xin_jin
+    lone = make_external(name="Jin X.", slug="jin-x", aliases="", orcid="")
+    before = snapshot()
+    change = merge_external_people(keep=xin, absorb=lone)
+    assert change.moved_count == 0
+    assert not ExternalPerson.objects.filter(slug="jin-x").exists()
+    assert undo_identity_change(change=change).restored == 0
+    assert snapshot() == before
