@@ -10,6 +10,7 @@ from directory.history import HistoryAdmin
 from directory.models import Lab
 
 WORDS_FIELDS = ["name", "tagline", "institution", "about"]
+PUBLICATION_FIELDS = ["show_citation_counts"]
 LOOK_FIELDS = [
     "logo",
     "logo_dark",
@@ -26,7 +27,7 @@ class LabForm(forms.ModelForm):
 
     class Meta:
         model = Lab
-        fields = [*WORDS_FIELDS, *LOOK_FIELDS]
+        fields = [*WORDS_FIELDS, *LOOK_FIELDS, *PUBLICATION_FIELDS]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -76,6 +77,7 @@ class LabAdmin(HistoryAdmin):
                 ),
             },
         ),
+        ("Publications", {"fields": PUBLICATION_FIELDS}),
     ]
 
     def has_add_permission(self, request):
