@@ -160,7 +160,7 @@ def paper_citations(publication_id: int) -> list[str]:
     latest = _latest(CitationCount.objects.filter(publication_id=publication_id))
     return [
         f"{citations(count.count)} ({count.get_source_display()}, {said_on(count.counted_on)})"
-        for count in latest.order_by("source")
+        for count in latest.order_by("-source")  # OpenAlex first
     ]
 
 
