@@ -105,6 +105,8 @@ def test_a_member_adds_a_suggested_work_and_is_linked_to_it(services, client, dj
     check_member(hang.pk)
     tail = Suggestion.objects.get(title="Tail Latency Without Tears")
     client.force_login(hang.user)
+    my_papers = client.get(reverse("admin:publications_publication_changelist")).content.decode()
+    assert f'href="{CHANGELIST}">Suggested works</a>' in my_papers
     page = client.get(CHANGELIST).content.decode()
     assert accept_url(tail) in page and reject_url(tail) in page
 
