@@ -276,6 +276,9 @@ SITE_CACHE_IGNORED_MODELS = [
     "django_tasks",
     "django_tasks_database",
     "publications.BibtexImport",
+    # Members' suggested works and their checks: for staff, on no public page.
+    "publications.Suggestion",
+    "publications.WorkCheck",
 ]
 # The code's version in every ETag and cache key; computed from the source when empty.
 SITE_RELEASE = os.environ.get("SITE_RELEASE", "")
@@ -355,6 +358,10 @@ IDENTIFIER_SERVICE_URLS = {
         "openalex": "https://api.openalex.org",
     }.items()
 }
+# Members' new works (publications/suggestions/): `manage.py check_new_works`, run by a timer
+# (README, "Scheduled tasks"), queues a check of each member with an ORCID iD or a dblp link
+# not checked for this many hours, so the timer may run it more often than that.
+WORKS_CHECK_INTERVAL_HOURS = env_int("WORKS_CHECK_INTERVAL_HOURS", 24 * 7)
 # Visitors' CV PDFs are printed by the task worker (directory/pdf_renders.py); a signed-in
 # member's or editor's preview is printed in the request, at most this many at once in each
 # process (each takes seconds of a CPU and a server thread), 503 with Retry-After beyond.

@@ -13,6 +13,7 @@ from directory.history import HistoryAdmin
 from directory.models import Lab
 
 WORDS_FIELDS = ["name", "tagline", "institution", "about"]
+PUBLICATION_FIELDS = ["show_citation_counts"]
 LOOK_FIELDS = [
     "logo",
     "logo_dark",
@@ -29,7 +30,7 @@ class LabForm(forms.ModelForm[Lab]):
 
     class Meta:
         model = Lab
-        fields = [*WORDS_FIELDS, *LOOK_FIELDS]
+        fields = [*WORDS_FIELDS, *LOOK_FIELDS, *PUBLICATION_FIELDS]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -79,6 +80,7 @@ class LabAdmin(HistoryAdmin):
                 ),
             },
         ),
+        ("Publications", {"fields": PUBLICATION_FIELDS}),
     ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -53,7 +53,15 @@ TASKS: list[tuple[str, list[str]]] = [
             "people.departure",
         ],
     ),
-    ("Publications", ["publications.publication", "publications.venue"]),
+    (
+        "Publications",
+        [
+            "publications.publication",
+            "publications.suggestion",
+            "publications.venue",
+            "publications.workcheck",
+        ],
+    ),
     ("News", ["news.newsitem"]),
     ("Site", ["directory.lab"]),
 ]

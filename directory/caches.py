@@ -83,6 +83,12 @@ REGISTRY: dict[str, Cache] = {
         Cache("profile-person", "a profile's person with its rows", "person:<pk>", SHARED),
         Cache("profile-counts", "a profile's papers per year", "papers-of:<pk>", SHARED, lags=True),
         Cache(
+            "profile-citations",
+            "a profile's citation counts added up (when the lab shows them)",
+            "papers-of:<pk>",
+            SHARED,
+        ),
+        Cache(
             "profile-people",
             "a profile's co-authors and selected papers",
             "papers-of:<pk>, people",

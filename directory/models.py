@@ -191,6 +191,14 @@ class Lab(ValidatedModel):
         help_text="How large text and headings are on every page.",
     )
 
+    show_citation_counts = models.BooleanField(
+        default=False,
+        help_text=(
+            "Show how often each paper was cited, as OpenAlex and Crossref last counted it, "
+            "with the date, on papers' pages and profiles. Off: no count is shown anywhere."
+        ),
+    )
+
     objects = LabQuerySet.as_manager()
     history = HistoricalRecords(excluded_fields=["about_html"])
 

@@ -488,3 +488,7 @@ class PublicationAdmin(MemberScopedAdmin):
                     f"Asked {authorship.proposed_person} to confirm they are the author "
                     f"“{authorship.name}”: the paper is on their profile once they do.",
                 )
+
+
+# Members' suggested works and their checks (publications/suggestions/admin.py).
+import publications.suggestions.admin  # noqa: E402, F401

@@ -652,3 +652,7 @@ class BibtexImport(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.state in self.FINISHED
+
+
+# Members' suggested works and citation counts (publications/suggestions/): models of this app.
+from publications.suggestions.models import CitationCount, Suggestion, WorkCheck  # noqa: E402, F401

@@ -33,6 +33,18 @@ ROUTES: dict[tuple[str, frozenset[tuple[str, str]]], str] = {
         "/openalex/works",
         frozenset({("filter", "author.id:A5023888391"), ("per-page", "200"), ("cursor", "*")}),
     ): "openalex-author-works.json",
+    # Citation counts (publications/suggestions/citations.py): OpenAlex by DOI, Crossref's work.
+    (
+        "/openalex/works",
+        frozenset(
+            {
+                ("filter", "doi:10.1145/3603269.3604826|10.1145/3611111"),
+                ("per-page", "50"),
+                ("select", "id,doi,cited_by_count"),
+            }
+        ),
+    ): "openalex-cited-by.json",
+    ("/crossref/works/10.1145/3611111", frozenset()): "crossref-work-cited.json",
 }
 SERVICES = ("crossref", "arxiv", "orcid", "dblp", "openalex")
 
@@ -47,7 +59,7 @@ class Handler(BaseHTTPRequestHandler):
             (name, value) for name, values in parse_qs(address.query).items() for value in values
         )
         self.server.requests.append((self.path, dict(self.headers)))
-        if path == "/slow/":  # headers at once, then a byte a second: never finishing
+        if path.startswith("/slow/"):  # headers at once, then a byte a second: never finishing
             self._start(200, "application/json")
             for _ in range(30):
                 self.wfile.write(b" ")
@@ -57,6 +69,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/huge/":
             self._start(200, "application/json")
             self.wfile.write(b"[" + b"0," * (5 * 1024 * 1024) + b"0]")
+            return
+        if (answer := self.server.answers.get(path)) is not None:
+            self._start(200, "application/octet-stream")
+            self.wfile.write(answer)
             return
         name = ROUTES.get((path, query))
         if name is None:
@@ -78,6 +94,8 @@ class Handler(BaseHTTPRequestHandler):
 class Service(ThreadingHTTPServer):
     daemon_threads = True
     requests: list[tuple[str, dict[str, str]]]
+    # Answers a test sets by path, whatever the query: garbage, or a record made on the spot.
+    answers: dict[str, bytes]
 
     @property
     def url(self) -> str:
@@ -95,6 +113,7 @@ class Service(ThreadingHTTPServer):
 def recorded_services() -> Iterator[Service]:
     server = Service(("127.0.0.1", 0), Handler)
     server.requests = []
+    server.answers = {}
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

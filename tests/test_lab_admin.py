@@ -134,7 +134,12 @@ def test_the_index_is_grouped_by_task_with_the_plumbing_last_under_system(admin_
     ]
     names = dict(sections)
     assert names["People"][:3] == ["People", "Directory sections", "Research groups"]
-    assert names["Publications"] == ["Publications", "Venues"]
+    assert names["Publications"] == [
+        "Publications",
+        "Suggested works",
+        "Venues",
+        "Checks for new works",
+    ]
     assert names["System"][:3] == ["Logins", "Login groups (rights)", "Background tasks"]
     # No programmer's word leads the page, and logins' groups are not beside research groups.
     words = re.sub(r"<[^>]+>", " ", page).lower()

@@ -12,11 +12,13 @@ from directory.filters import canonical_choice
 from directory.pdf_renders import pdf_response
 from directory.site_cache import cached, kept
 from news.models import NewsItem
+from pages.context_processors import current_lab
 from pages.views.network import network_context, network_url
 from people.filters import PersonFilter, facet_options
 from people.models import Person
 from publications.entries import listed
 from publications.models import Publication
+from publications.suggestions.citations import person_citations
 
 
 def index(request):
@@ -140,6 +142,15 @@ def profile(request, slug):
             "coauthors": coauthors,
             "external_coauthors": external_coauthors,
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
+            # Only when staff turned them on (the lab row is base.html's, read once).
+            "citations": cached(
+                "profile-citations",
+                person.pk,
+                lambda: person_citations(publications),
+                scopes={f"papers-of:{person.pk}"},
+            )
+            if current_lab(request).show_citation_counts
+            else "",
             **network,
             "network_url": network_url("person", person.slug),
         },

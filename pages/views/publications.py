@@ -16,6 +16,7 @@ from directory.charts import year_chart
 from directory.pagination import paginate
 from directory.site_cache import cached, cached_each, kept
 from news.models import NewsItem
+from pages.context_processors import current_lab
 from publications import exports
 from publications.entries import listed
 from publications.feeds import plain_text
@@ -31,6 +32,7 @@ from publications.filters import (
     year_options,
 )
 from publications.models import Publication, PublicationQuerySet
+from publications.suggestions.citations import paper_citations
 
 PER_PAGE = 50
 # An export of any size is one response, written this many papers at a time: a fixed number of
@@ -256,6 +258,8 @@ def publication_parts(
             "members": members,
             "related": related,
             "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
+            # Only when staff turned them on (the lab row is base.html's, read once).
+            "citations": paper_citations(pk) if current_lab(request).show_citation_counts else [],
             "request": request,
         }
     )

@@ -1,0 +1,163 @@
+"""The suggested works in the admin: editors see everyone's, a member only their own, each
+with "Add it" and "Not mine" buttons; and each member's last check, with what went wrong.
+Registered by publications/admin.py."""
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from directory.roles import is_editor, person_of
+from publications.suggestions.deciding import DecisionRefused, accept, reject
+from publications.suggestions.models import Suggestion, WorkCheck
+
+
+class StateFilter(admin.SimpleListFilter):
+    """Waiting ones unless staff ask for the others: a decided suggestion needs nothing."""
+
+    title = "decision"
+    parameter_name = "state"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [*Suggestion.State.choices, (self.ALL, "All")]
+
+    def queryset(self, request, queryset):
+        value = self.value() or Suggestion.State.PENDING
+        return queryset if value == self.ALL else queryset.filter(state=value)
+
+    def choices(self, changelist):
+        current = self.value() or Suggestion.State.PENDING
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": current == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+
+class OwnRowsOnly(admin.ModelAdmin):
+    """Editors see every row; a member only the rows about them (`person`); nobody edits one
+    by hand."""
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if is_editor(request.user):
+            return queryset
+        person = person_of(request.user)
+        return queryset.filter(person=person) if person else queryset.none()
+
+    def has_view_permission(self, request, obj=None):
+        if is_editor(request.user):
+            return True
+        person = person_of(request.user)
+        return person is not None and (obj is None or obj.person_id == person.pk)
+
+    def has_module_permission(self, request):
+        return self.has_view_permission(request)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Suggestion)
+class SuggestionAdmin(OwnRowsOnly):
+    list_display = ["work", "person", "year", "venue", "source", "state", "decide"]
+    list_filter = [StateFilter, "source"]
+    list_select_related = ["person"]
+    search_fields = ["title", "authors", "doi", "arxiv_id"]
+    list_per_page = 50
+    fields = [
+        "person",
+        "state",
+        "title",
+        "authors",
+        "year",
+        "venue",
+        "doi",
+        "arxiv_id",
+        "source",
+        "found_at",
+        "decided_at",
+        "decided_by",
+        "publication",
+    ]
+
+    def get_list_display(self, request):
+        shown = super().get_list_display(request)
+        return shown if is_editor(request.user) else [n for n in shown if n != "person"]
+
+    def get_list_filter(self, request):
+        shown = list(super().get_list_filter(request))
+        return (
+            [*shown, ("person", admin.RelatedOnlyFieldListFilter)]
+            if is_editor(request.user)
+            else shown
+        )
+
+    @admin.display(description="work", ordering="title")
+    def work(self, suggestion: Suggestion) -> str:
+        return format_html("{}<br><small>{}</small>", suggestion.title, suggestion.authors)
+
+    @admin.display(description="decide")
+    def decide(self, suggestion: Suggestion) -> str:
+        if suggestion.state != Suggestion.State.PENDING:
+            if suggestion.publication_id:
+                return format_html(
+                    '<a href="{}">The paper</a>',
+                    reverse(
+                        "admin:publications_publication_change", args=[suggestion.publication_id]
+                    ),
+                )
+            return ""
+        # Buttons of the list's own form (it carries the CSRF token), sent to their own URL.
+        return format_html(
+            '<button type="submit" class="button" formaction="{}" formmethod="post" '
+            'aria-label="Add “{}”">Add it</button> '
+            '<button type="submit" class="button" formaction="{}" formmethod="post" '
+            'aria-label="“{}” is not mine">Not mine</button>',
+            reverse("admin:publications_suggestion_accept", args=[suggestion.pk]),
+            suggestion.title,
+            reverse("admin:publications_suggestion_reject", args=[suggestion.pk]),
+            suggestion.title,
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        def view(decision):
+            def decide(request: HttpRequest, pk: int) -> HttpResponseRedirect:
+                return self.decide_view(request, pk, decision)
+
+            return self.admin_site.admin_view(decide)
+
+        return [
+            path("<int:pk>/accept/", view(accept), name="publications_suggestion_accept"),
+            path("<int:pk>/reject/", view(reject), name="publications_suggestion_reject"),
+            *super().get_urls(),
+        ]
+
+    def decide_view(self, request: HttpRequest, pk: int, decision) -> HttpResponseRedirect:
+        if request.method != "POST" or not self.has_view_permission(request):
+            raise PermissionDenied
+        try:
+            messages.success(request, decision(suggestion_id=pk, user=request.user))
+        except DecisionRefused as refused:
+            messages.error(request, str(refused))
+        back = reverse("admin:publications_suggestion_changelist")
+        filters = request.GET.get("_changelist_filters", "")
+        return redirect(f"{back}?{filters}" if filters else back)
+
+
+@admin.register(WorkCheck)
+class WorkCheckAdmin(OwnRowsOnly):
+    list_display = ["person", "state", "checked_at", "works_read", "suggested", "message"]
+    list_filter = ["state"]
+    list_select_related = ["person"]
+    fields = ["person", "state", "queued_at", "checked_at", "works_read", "suggested", "message"]
