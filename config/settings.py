@@ -509,6 +509,11 @@ def sign_in_providers(
                             "last_name": "urn:oid:2.5.4.4",
                         },
                         "idp": {"entity_id": saml_idp_entity_id, "metadata_url": saml_metadata_url},
+                        # Only a signed assertion is believed, only one this site asked for.
+                        "advanced": {
+                            "want_assertion_signed": True,
+                            "reject_idp_initiated_sso": True,
+                        },
                         **saml_sp,
                     },
                 }

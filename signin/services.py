@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
+from django.contrib.auth.models import Group
 from django.db import transaction
 from django.http import HttpRequest
 
@@ -109,17 +109,18 @@ def give_roles_on_sign_in(
     sender: object,
     *,
     request: HttpRequest,
-    user: AbstractBaseUser | AnonymousUser,
+    user: Any,
     sociallogin: Any = None,
     **kwargs: Any,
 ) -> None:
     """allauth's user_logged_in signal: only sign-ins through an identity provider."""
     if sociallogin is None:
         return
-    sentence = give_roles(
-        user=user,
-        claims=claims_of(sociallogin.account.extra_data),
-        mapping=RoleMapping.from_settings(),
-    )
+    claims = claims_of(sociallogin.account.extra_data)
+    # SAML names the email address by an attribute of its own (config/settings.py maps it);
+    # allauth has read it into the login.
+    if "email" not in claims and user.email:
+        claims["email"] = user.email
+    sentence = give_roles(user=user, claims=claims, mapping=RoleMapping.from_settings())
     if sentence:
         messages.warning(request, sentence)

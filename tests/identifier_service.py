@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 DATA = Path(__file__).resolve().parent / "data" / "identifiers"
@@ -34,6 +35,7 @@ ROUTES: dict[tuple[str, frozenset[tuple[str, str]]], str] = {
         frozenset({("filter", "author.id:A5023888391"), ("per-page", "200"), ("cursor", "*")}),
     ): "openalex-author-works.json",
 }
+ServerType = TypeVar("ServerType", bound=ThreadingHTTPServer)
 SERVICES = ("crossref", "arxiv", "orcid", "dblp", "openalex")
 
 
@@ -92,9 +94,8 @@ class Service(ThreadingHTTPServer):
 
 
 @contextmanager
-def recorded_services() -> Iterator[Service]:
-    server = Service(("127.0.0.1", 0), Handler)
-    server.requests = []
+def serving(server: ServerType) -> Iterator[ServerType]:
+    """`server` answering from a thread of its own until the block ends."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -102,3 +103,11 @@ def recorded_services() -> Iterator[Service]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def recorded_services() -> Iterator[Service]:
+    server = Service(("127.0.0.1", 0), Handler)
+    server.requests = []
+    with serving(server):
+        yield server

@@ -53,3 +53,30 @@ def institution_configured(settings, identity_provider) -> str:
         name=INSTITUTION, issuer=identity_provider, client_id=CLIENT_ID, secret=CLIENT_SECRET
     )
     return identity_provider
+
+
+@pytest.fixture(scope="session")
+def saml_provider(tmp_path_factory):
+    """pysaml2's identity provider on a free port of 127.0.0.1 (tests/signin/saml_idp.py)."""
+    from tests.signin.saml_idp import saml_identity_provider
+
+    with saml_identity_provider(tmp_path_factory.mktemp("saml-idp")) as server:
+        yield server
+
+
+@pytest.fixture
+def saml_configured(settings, saml_provider):
+    from tests.signin.saml_idp import EDUPERSON, ENTITLEMENT
+
+    settings.SAML_METADATA_URL = f"{saml_provider.url}/metadata"
+    settings.SIGNIN_INSTITUTION_NAME = INSTITUTION
+    settings.SIGNIN_GROUPS_CLAIM = ENTITLEMENT
+    settings.SIGNIN_ORCID_CLAIM = f"{EDUPERSON}16"
+    settings.SIGNIN_EDITOR_GROUPS = ["lab-editors"]
+    settings.SIGNIN_MEMBER_GROUPS = ["lab-members"]
+    settings.SOCIALACCOUNT_PROVIDERS = sign_in_providers(
+        name=INSTITUTION,
+        saml_metadata_url=f"{saml_provider.url}/metadata",
+        saml_idp_entity_id=f"{saml_provider.url}/metadata",
+    )
+    return saml_provider
