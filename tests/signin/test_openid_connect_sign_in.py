@@ -11,6 +11,7 @@ import requests
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from config.settings import sign_in_providers
 from directory.roles import EDIT_ALL, MEMBER_LOGINS_GROUP
 from tests.factories import make_person
 from tests.signin.conftest import INSTITUTION
@@ -68,16 +69,20 @@ def signed_in_user(client: Client):
     return get_user_model().objects.get(pk=client.session["_auth_user_id"])
 
 
-def test_the_admin_sign_in_page_offers_the_institution_when_configured(client):
+def test_the_admin_sign_in_page_offers_the_institution_only_when_configured(client, settings):
     page = client.get("/admin/login/").content.decode()
     assert f"Sign in with {INSTITUTION}" in page
     assert f'action="{LOGIN}"' in page
     assert 'name="password"' in page  # the password login is still there
-
-
-def test_the_admin_sign_in_page_offers_no_institution_unless_configured(client, settings):
     settings.OIDC_ISSUER_URL = ""
     assert "Sign in with" not in client.get("/admin/login/").content.decode()
+
+
+def test_the_sign_in_address_answers_only_when_an_identity_provider_is_configured(client, settings):
+    assert client.post(LOGIN).status_code == 302
+    settings.SOCIALACCOUNT_PROVIDERS = sign_in_providers(name=INSTITUTION)
+    assert client.post(LOGIN).status_code == 404
+    assert client.post("/accounts/saml/institution-saml/login/").status_code == 404
 
 
 def test_a_person_in_the_editors_group_lands_in_the_admin_as_an_editor_not_a_superuser(client):
