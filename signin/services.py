@@ -68,6 +68,10 @@ def _take_away(user: Any, groups: list[Group]) -> None:
 def give_roles(*, user: Any, claims: Mapping[str, Any], mapping: RoleMapping) -> str | None:
     """Give `user` the role `claims` map to and take away the others. Returns a sentence for
     the person signing in when they get less than they might expect, else None."""
+    if user.is_superuser:
+        # A superuser who connected their login to the institution keeps what the site gave
+        # them: the institution's groups neither make nor unmake one.
+        return None
     editors = editors_group()
     members = Group.objects.get(name=MEMBER_LOGINS_GROUP)
     institution = settings.SIGNIN_INSTITUTION_NAME
