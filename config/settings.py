@@ -157,10 +157,18 @@ INSTALLED_APPS = [
     "simple_history",
     "django_tasks",
     "django_tasks_db",
+    # Institutional sign-in (signin/): django-allauth's social accounts, with its OpenID Connect
+    # and SAML providers; on only where the environment configures an identity provider.
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
+    "allauth.socialaccount.providers.saml",
     # The shared base (app label kept from the first version, so no migration moves), then the
     # apps from the bottom up.
     "directory",
     "people",
+    "signin",
     "publications",
     "news",
     # Every public HTML page, above the apps whose rows it shows.
@@ -181,6 +189,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # django-allauth's, for its sign-in flows (signin/).
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Records who made each change, for the history of every edited object.
@@ -193,6 +203,9 @@ AUTHENTICATION_BACKENDS = [
     # First, so a locked-out address is refused before any password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # Signs in the logins an institution's identity provider vouches for (signin/); it
+    # accepts no password itself (ACCOUNT_ adapter below closes its sign-up and login forms).
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -265,7 +278,12 @@ SITE_CACHE_LOCAL_PAPER_PAGES = env_int("SITE_CACHE_LOCAL_PAPER_PAGES", 1_500)
 # co-authors) are shown as they were for at most this many seconds after a write moved them,
 # while one process counts them anew after its answer (directory/caches.py, lags).
 SITE_CACHE_LAG_SECONDS = env_int("SITE_CACHE_LAG_SECONDS", 60)
-SITE_CACHE_EXCLUDED_PATHS = ["/admin/", "/healthz", os.environ.get("MEDIA_URL", "/media/")]
+SITE_CACHE_EXCLUDED_PATHS = [
+    "/admin/",
+    "/accounts/",
+    "/healthz",
+    os.environ.get("MEDIA_URL", "/media/"),
+]
 # Rows no public page shows: saving them (a login, a session, a queued task) keeps the stamp.
 SITE_CACHE_IGNORED_MODELS = [
     "sessions",
@@ -273,6 +291,8 @@ SITE_CACHE_IGNORED_MODELS = [
     "auth",
     "contenttypes",
     "axes",
+    "account",
+    "socialaccount",
     "django_tasks",
     "django_tasks_database",
     "publications.BibtexImport",
@@ -422,6 +442,121 @@ if PRODUCTION:
     if BEHIND_HTTPS_PROXY:
         # The proxy in front of the app servers terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Institutional sign-in (signin/, docs/decisions/institutional-sign-in.md): staff sign in with
+# their institution's account through OpenID Connect or SAML, beside the password login, which
+# keeps working. Off unless configured: with no issuer and no SAML metadata, no button shows and
+# no provider answers. SIGNIN_INSTITUTION_NAME is what the button says: "Sign in with <name>".
+SIGNIN_INSTITUTION_NAME = os.environ.get("SIGNIN_INSTITUTION_NAME", "your institution")
+OIDC_ISSUER_URL = os.environ.get("OIDC_ISSUER_URL", "")
+OIDC_CLIENT_ID = os.environ.get("OIDC_CLIENT_ID", "")
+OIDC_CLIENT_SECRET = os.environ.get("OIDC_CLIENT_SECRET", "")
+SAML_METADATA_URL = os.environ.get("SAML_METADATA_URL", "")
+SAML_IDP_ENTITY_ID = os.environ.get("SAML_IDP_ENTITY_ID", "")
+SAML_SP_ENTITY_ID = os.environ.get("SAML_SP_ENTITY_ID", "")
+if OIDC_ISSUER_URL and not (OIDC_CLIENT_ID and OIDC_CLIENT_SECRET):
+    raise ImproperlyConfigured(
+        "OIDC_ISSUER_URL is set without OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three "
+        "(the identity provider gives the client id and secret when the site is registered)."
+    )
+if bool(SAML_METADATA_URL) != bool(SAML_IDP_ENTITY_ID):
+    raise ImproperlyConfigured(
+        "SAML_METADATA_URL and SAML_IDP_ENTITY_ID go together: set both, or neither."
+    )
+# Which roles the identity provider's answer gives (signin/roles.py): the claim (OpenID
+# Connect) or attribute (SAML) that lists a person's groups, and which of its values make an
+# editor and which a member. Editors win when both match; a value matching neither gives no
+# rights. Nobody is made a superuser this way. A member's login is linked to the one profile
+# whose email address (or ORCID iD, from SIGNIN_ORCID_CLAIM) the identity provider names.
+SIGNIN_GROUPS_CLAIM = os.environ.get("SIGNIN_GROUPS_CLAIM", "groups")
+SIGNIN_EDITOR_GROUPS = env_list("SIGNIN_EDITOR_GROUPS", [])
+SIGNIN_MEMBER_GROUPS = env_list("SIGNIN_MEMBER_GROUPS", [])
+SIGNIN_ORCID_CLAIM = os.environ.get("SIGNIN_ORCID_CLAIM", "orcid")
+SIGNIN_PROVIDER_ID = "institution"
+
+
+def sign_in_providers(
+    *,
+    name: str,
+    issuer: str = "",
+    client_id: str = "",
+    secret: str = "",
+    saml_metadata_url: str = "",
+    saml_idp_entity_id: str = "",
+    saml_sp_entity_id: str = "",
+) -> dict[str, dict]:
+    """django-allauth's SOCIALACCOUNT_PROVIDERS: one OpenID Connect app when an issuer is given,
+    one SAML app when metadata is; the tests build theirs with it too (tests/signin/)."""
+    saml_sp = {"sp": {"entity_id": saml_sp_entity_id}} if saml_sp_entity_id else {}
+    return {
+        "openid_connect": {
+            # Proof Key for Code Exchange: a stolen authorization code is worth nothing alone.
+            "OAUTH_PKCE_ENABLED": True,
+            "APPS": [
+                {
+                    "provider_id": SIGNIN_PROVIDER_ID,
+                    "name": name,
+                    "client_id": client_id,
+                    "secret": secret,
+                    "settings": {"server_url": issuer, "scope": ["openid", "profile", "email"]},
+                }
+            ]
+            if issuer
+            else [],
+        },
+        "saml": {
+            "APPS": [
+                {
+                    "provider_id": f"{SIGNIN_PROVIDER_ID}-saml",
+                    "name": name,
+                    "client_id": f"{SIGNIN_PROVIDER_ID}-saml",
+                    "settings": {
+                        # The common eduPerson/X.500 attribute names a university's IdP sends.
+                        "attribute_mapping": {
+                            "uid": "urn:oid:0.9.2342.19200300.100.1.1",
+                            "email": "urn:oid:0.9.2342.19200300.100.1.3",
+                            "first_name": "urn:oid:2.5.4.42",
+                            "last_name": "urn:oid:2.5.4.4",
+                        },
+                        "idp": {"entity_id": saml_idp_entity_id, "metadata_url": saml_metadata_url},
+                        # Only a signed assertion is believed, only one this site asked for.
+                        "advanced": {
+                            "want_assertion_signed": True,
+                            "reject_idp_initiated_sso": True,
+                        },
+                        **saml_sp,
+                    },
+                }
+            ]
+            if saml_metadata_url
+            else [],
+        },
+    }
+
+
+SOCIALACCOUNT_PROVIDERS = sign_in_providers(
+    name=SIGNIN_INSTITUTION_NAME,
+    issuer=OIDC_ISSUER_URL,
+    client_id=OIDC_CLIENT_ID,
+    secret=OIDC_CLIENT_SECRET,
+    saml_metadata_url=SAML_METADATA_URL,
+    saml_idp_entity_id=SAML_IDP_ENTITY_ID,
+    saml_sp_entity_id=SAML_SP_ENTITY_ID,
+)
+ACCOUNT_ADAPTER = "signin.adapters.AccountAdapter"
+SOCIALACCOUNT_ADAPTER = "signin.adapters.InstitutionAdapter"
+SOCIALACCOUNT_ONLY = True  # no allauth password forms: the admin's login is the password login
+SOCIALACCOUNT_AUTO_SIGNUP = True
+# An institution's answer never signs in a login that exists here only by its email address:
+# a login is the identity provider's account it was made by (its "sub"), nothing else.
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_UNIQUE_EMAIL = False
+SOCIALACCOUNT_STORE_TOKENS = False
+SOCIALACCOUNT_REQUESTS_TIMEOUT = env_int("SIGNIN_TIMEOUT_SECONDS", 10)
+LOGIN_REDIRECT_URL = "/admin/"
+LOGIN_URL = "/admin/login/"
 
 # Brute-force protection for the admin login: after AXES_FAILURE_LIMIT failed attempts for
 # one username from one address, that pair is locked out for AXES_COOLOFF_HOURS.

@@ -13,6 +13,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("pages.urls")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
+    # Institutional sign-in (signin/): django-allauth's OpenID Connect and SAML flows. Its
+    # password and sign-up forms are off (SOCIALACCOUNT_ONLY, signin.adapters).
+    path("accounts/", include("allauth.urls")),
 ]
 
 if settings.SERVE_MEDIA:

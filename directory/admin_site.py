@@ -73,11 +73,13 @@ SYSTEM_ORDER = [
     "axes.accessattempt",
     "axes.accessfailurelog",
     "axes.accesslog",
+    "socialaccount.socialaccount",
 ]
 # Names that say what the plumbing is for; Django's own are for programmers.
 PLAIN_NAMES = {
     "auth.user": "Logins",
     "auth.group": "Login groups (rights)",
+    "socialaccount.socialaccount": "Institution sign-ins",
     "axes.accessattempt": "Refused sign-ins",
     "axes.accesslog": "Sign-ins",
     "axes.accessfailurelog": "Failed sign-ins",

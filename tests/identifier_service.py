@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 DATA = Path(__file__).resolve().parent / "data" / "identifiers"
@@ -46,6 +47,7 @@ ROUTES: dict[tuple[str, frozenset[tuple[str, str]]], str] = {
     ): "openalex-cited-by.json",
     ("/crossref/works/10.1145/3611111", frozenset()): "crossref-work-cited.json",
 }
+ServerType = TypeVar("ServerType", bound=ThreadingHTTPServer)
 SERVICES = ("crossref", "arxiv", "orcid", "dblp", "openalex")
 
 
@@ -110,10 +112,8 @@ class Service(ThreadingHTTPServer):
 
 
 @contextmanager
-def recorded_services() -> Iterator[Service]:
-    server = Service(("127.0.0.1", 0), Handler)
-    server.requests = []
-    server.answers = {}
+def serving(server: ServerType) -> Iterator[ServerType]:
+    """`server` answering from a thread of its own until the block ends."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -121,3 +121,12 @@ def recorded_services() -> Iterator[Service]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def recorded_services() -> Iterator[Service]:
+    server = Service(("127.0.0.1", 0), Handler)
+    server.requests = []
+    server.answers = {}
+    with serving(server):
+        yield server

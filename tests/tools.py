@@ -105,6 +105,12 @@ TOOLS = {
         ("jing",),
         lambda: executable(shutil.which("jing")),
     ),
+    "xmlsec1": Tool(
+        "xmlsec1",
+        "signing SAML answers in the test identity provider (tests/signin/saml_idp.py)",
+        ("xmlsec1",),
+        lambda: executable(shutil.which("xmlsec1")),
+    ),
     "pandoc": Tool(
         "pandoc",
         "reading the BibTeX export back as citeproc does",

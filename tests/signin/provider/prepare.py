@@ -1,0 +1,59 @@
+"""Fills the test provider's folder: its database, its RSA signing key, the institution's
+people (USERS) and the portal as a client. Run with OIDC_PROVIDER_FOLDER and
+DJANGO_SETTINGS_MODULE=tests.signin.provider.settings set; argv: client id, secret, redirect
+URI."""
+
+import os
+import sys
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+PASSWORD = "institution-password"
+# username: (email, groups, ORCID iD or "")
+USERS = {
+    "ada": ("ada@institution.example", ["lab-editors"], ""),
+    "grace": ("grace@institution.example", ["lab-members"], ""),
+    "orcid-only": ("someone-else@institution.example", ["lab-members"], "0000-0002-1825-0097"),
+    "stranger": ("stranger@institution.example", ["library-staff"], ""),
+    "twin": ("shared@institution.example", ["lab-members"], ""),
+}
+
+
+def main(client_id: str, secret: str, redirect_uri: str) -> None:
+    folder = Path(os.environ["OIDC_PROVIDER_FOLDER"])
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    (folder / "signing-key.pem").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import Group, User
+    from django.core.management import call_command
+    from oauth2_provider.models import Application
+
+    call_command("migrate", verbosity=0)
+    for username, (email, groups, orcid) in USERS.items():
+        user = User.objects.create_user(username, email, PASSWORD, last_name=orcid)
+        for name in groups:
+            user.groups.add(Group.objects.get_or_create(name=name)[0])
+    Application.objects.create(
+        name="Lab portal",
+        client_id=client_id,
+        client_secret=secret,
+        client_type=Application.CLIENT_CONFIDENTIAL,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris=redirect_uri,
+        algorithm=Application.RS256_ALGORITHM,
+        skip_authorization=True,
+    )
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])

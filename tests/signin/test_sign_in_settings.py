@@ -1,0 +1,44 @@
+"""Institutional sign-in is configured from the environment only, and off unless configured."""
+
+import secrets
+
+import pytest
+
+from tests.test_security import deployment_check
+from tests.test_settings import load_setting, load_settings
+
+
+@pytest.mark.parametrize(
+    ("environment", "named"),
+    [
+        ({"OIDC_ISSUER_URL": "https://login.example.edu"}, "OIDC_CLIENT_ID and OIDC_CLIENT_SECRET"),
+        ({"SAML_METADATA_URL": "https://idp.example.edu/metadata"}, "SAML_IDP_ENTITY_ID"),
+        ({"SIGNIN_EDITOR_GROUPS": "staff,,admins"}, "SIGNIN_EDITOR_GROUPS="),
+    ],
+)
+def test_a_half_configured_identity_provider_stops_start_up_naming_what_is_missing(
+    environment, named
+):
+    result = load_settings(SECRET_KEY="k", **environment)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert named in result.stderr
+
+
+PROVIDERS = {
+    "OIDC_ISSUER_URL": "https://login.example.edu/realms/staff",
+    "OIDC_CLIENT_ID": "lab-portal",
+    "OIDC_CLIENT_SECRET": secrets.token_urlsafe(30),
+    "SAML_METADATA_URL": "https://idp.example.edu/metadata",
+    "SAML_IDP_ENTITY_ID": "https://idp.example.edu/idp",
+}
+
+
+def test_both_identity_providers_are_read_from_the_environment_and_pass_the_deploy_checklist():
+    providers = load_setting("SOCIALACCOUNT_PROVIDERS", SECRET_KEY="k", **PROVIDERS)
+    for name in ("OIDC_ISSUER_URL", "OIDC_CLIENT_ID", "SAML_IDP_ENTITY_ID"):
+        assert PROVIDERS[name] in providers
+    assert "'APPS': []" in load_setting("SOCIALACCOUNT_PROVIDERS", SECRET_KEY="k")
+    result = deployment_check(**PROVIDERS)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
