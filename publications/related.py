@@ -255,10 +255,10 @@ def current_model() -> TopicModel | None:
         return model
 
 
-def related_ids(pk: int) -> list[int]:
+def related_ids(pk: int, count: int = RELATED_SHOWN) -> list[int]:
     """The papers related to paper `pk` by the current model, nearest first; none without one."""
     model = current_model()
-    return model.related_to(pk) if model else []
+    return model.related_to(pk, count) if model else []
 
 
 def topic_ids(query: str) -> list[int]:
