@@ -261,10 +261,10 @@ def related_ids(pk: int, count: int = RELATED_SHOWN) -> list[int]:
     return model.related_to(pk, count) if model else []
 
 
-def topic_ids(query: str) -> list[int]:
+def topic_ids(query: str, count: int = RELATED_SHOWN) -> list[int]:
     """The papers about the topic `query` names, by the current model; none without one."""
     model = current_model()
-    return model.about(query) if model else []
+    return model.about(query, count) if model else []
 
 
 def rebuild() -> TopicModel | None:

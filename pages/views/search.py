@@ -18,7 +18,7 @@ from people.filters import search_groups, search_people
 from people.models import Person, ResearchGroup
 from publications.filters import search_publications
 from publications.models import Publication
-from publications.related import topic_ids
+from publications.related import RELATED_SHOWN, topic_ids
 
 # The site search shows this many of each kind, and links to the list that has them all.
 SEARCH_SHOWN = 5
@@ -85,11 +85,14 @@ class SearchGroup:
         return [row_of(self.kind, found, self.terms) for found in self.first]
 
 
-def topic_rows(words: str, terms: list[str]) -> list[SearchRow]:
+def topic_rows(words: str, terms: list[str], *, shown: list) -> list[SearchRow]:
     """The papers nearest the words' topic in the related papers' model (publications/related.py),
-    whether or not they hold the words: none before the model is built. One query for
-    the papers and one each for their authors, awards and links."""
-    ids = topic_ids(words)
+    whether or not they hold the words, apart from the publications `shown` already: none
+    before the model is built. One query for the papers and one each for their authors, awards
+    and links."""
+    apart = {paper.pk for paper in shown}
+    ids = [pk for pk in topic_ids(words, RELATED_SHOWN + len(apart)) if pk not in apart]
+    ids = ids[:RELATED_SHOWN]
     if not ids:
         return []
     papers = {p.pk: p for p in Publication.objects.published().for_listing().filter(pk__in=ids)}
@@ -119,12 +122,12 @@ def search(request):
         )
         news = search_news(NewsItem.objects.published().for_listing(), "q", words)
         terms = search_terms(words)
-        topic = topic_rows(words, terms)
+        papers = SearchGroup(
+            "publications", "Publications", publications, reverse("publications:index"), terms
+        )
         groups = [
             SearchGroup("people", "People", people, reverse("people:index"), terms),
-            SearchGroup(
-                "publications", "Publications", publications, reverse("publications:index"), terms
-            ),
+            papers,
             SearchGroup("news", "News", news, reverse("news:index"), terms),
         ]
         # Only a department's search looks for groups: the header's lab row says whether there
@@ -139,6 +142,8 @@ def search(request):
                     "groups", "Research groups", research_groups, reverse("groups:index"), terms
                 ),
             )
+        # Beyond the publications the words found and the page shows (their first few).
+        topic = topic_rows(words, terms, shown=papers.first)
     return render(
         request,
         "search.html",
