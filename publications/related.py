@@ -15,6 +15,7 @@ product of a vector with the papers' vectors, whatever the number of papers.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import math
 import os
@@ -288,11 +289,19 @@ def rebuild() -> TopicModel | None:
 REBUILD_CLAIM_SECONDS = 3600
 
 
+def can_build() -> bool:
+    """Whether scikit-learn is installed (the `related` extra): without it no build is queued,
+    and the pages show what they show without a model."""
+    return importlib.util.find_spec("sklearn") is not None
+
+
 def rebuild_later() -> None:
     """Queue a build of the model for the worker, unless one is queued and not yet started:
     a thousand saves in a row queue one build. The pages serve the previous model meanwhile."""
     from publications.tasks import rebuild_related_papers
 
+    if not can_build():
+        return
     if caches.add(caches.rebuild_claim_key("related-papers-model"), True, REBUILD_CLAIM_SECONDS):
         rebuild_related_papers.enqueue()
 

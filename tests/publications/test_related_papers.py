@@ -205,6 +205,20 @@ def test_many_saves_queue_one_build(django_capture_on_commit_callbacks):
 
 
 @pytest.mark.django_db
+def test_without_scikit_learn_saves_queue_no_build_and_pages_show_no_section(
+    client, django_capture_on_commit_callbacks, monkeypatch
+):
+    from django_tasks_db.models import DBTaskResult
+
+    monkeypatch.setattr(related.importlib.util, "find_spec", lambda name: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        make_topic_papers()
+    assert not DBTaskResult.objects.exists()
+    response = client.get("/publications/preemption/")
+    assert response.status_code == 200 and "Related papers" not in response.content.decode()
+
+
+@pytest.mark.django_db
 def test_a_draft_is_never_among_related_papers_nor_in_the_model():
     papers = make_topic_papers()
     make_publication(slug="draft", title="Kernel threads scheduler preemption", is_published=False)
