@@ -23,7 +23,7 @@ import re
 import tempfile
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -86,14 +86,14 @@ class TopicModel:
     weights: np.ndarray
     terms: np.ndarray
 
-    def nearest(self, vector: np.ndarray, count: int, *, excluding: int | None = None) -> list[int]:
-        """The ids of the `count` papers nearest `vector` (by cosine), nearest first; ties by id
-        so that the same model always answers the same."""
+    def nearest(self, vector: np.ndarray, count: int, *, apart: Collection[int] = ()) -> list[int]:
+        """The ids of the `count` papers nearest `vector` (by cosine), nearest first, none of
+        `apart`; ties by id, so that the same model always answers the same."""
         import numpy as np
 
         scores = self.vectors @ vector
-        if excluding is not None:
-            scores[self.ids == excluding] = -np.inf
+        if apart:
+            scores[np.isin(self.ids, list(apart))] = -np.inf
         count = min(count, len(scores))
         if count <= 0:
             return []
@@ -101,19 +101,23 @@ class TopicModel:
         ranked = sorted(best, key=lambda index: (-scores[index], self.ids[index]))
         return [int(self.ids[index]) for index in ranked if scores[index] > 0]
 
-    def related_to(self, pk: int, count: int = RELATED_SHOWN) -> list[int]:
-        """The papers about what paper `pk` is about, nearest first; none for a paper the model
-        does not hold (added since it was built)."""
+    def related_to(
+        self, pk: int, count: int = RELATED_SHOWN, *, apart: Collection[int] = ()
+    ) -> list[int]:
+        """The papers about what paper `pk` is about, nearest first, none of `apart`; none for
+        a paper the model does not hold (added since it was built)."""
         import numpy as np
 
         (where,) = np.nonzero(self.ids == pk)
         if not len(where):
             return []
-        return self.nearest(self.vectors[where[0]], count, excluding=pk)
+        return self.nearest(self.vectors[where[0]], count, apart={pk, *apart})
 
-    def about(self, query: str, count: int = RELATED_SHOWN) -> list[int]:
-        """The papers nearest the query's words in the topic space: they need not hold those
-        words. None when no word of the query is one the papers use."""
+    def about(
+        self, query: str, count: int = RELATED_SHOWN, *, apart: Collection[int] = ()
+    ) -> list[int]:
+        """The papers nearest the query's words in the topic space, none of `apart`: they need
+        not hold those words. None when no word of the query is one the papers use."""
         import numpy as np
 
         counts = Counter(
@@ -127,7 +131,7 @@ class TopicModel:
         length = float(np.linalg.norm(vector))
         if length == 0:
             return []
-        return self.nearest(vector / length, count)
+        return self.nearest(vector / length, count, apart=apart)
 
     @property
     def size_in_memory(self) -> int:
@@ -256,16 +260,18 @@ def current_model() -> TopicModel | None:
         return model
 
 
-def related_ids(pk: int, count: int = RELATED_SHOWN) -> list[int]:
-    """The papers related to paper `pk` by the current model, nearest first; none without one."""
+def related_ids(pk: int, *, apart: Collection[int] = ()) -> list[int]:
+    """The papers related to paper `pk` by the current model, nearest first, none of `apart`
+    (shown elsewhere on the page); none without a model."""
     model = current_model()
-    return model.related_to(pk, count) if model else []
+    return model.related_to(pk, apart=apart) if model else []
 
 
-def topic_ids(query: str, count: int = RELATED_SHOWN) -> list[int]:
-    """The papers about the topic `query` names, by the current model; none without one."""
+def topic_ids(query: str, *, apart: Collection[int] = ()) -> list[int]:
+    """The papers about the topic `query` names by the current model, none of `apart` (shown
+    elsewhere on the page); none without a model."""
     model = current_model()
-    return model.about(query, count) if model else []
+    return model.about(query, apart=apart) if model else []
 
 
 def rebuild() -> TopicModel | None:

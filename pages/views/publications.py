@@ -31,7 +31,7 @@ from publications.filters import (
     year_options,
 )
 from publications.models import Publication, PublicationQuerySet
-from publications.related import MODEL_SCOPE, RELATED_SHOWN, related_ids
+from publications.related import MODEL_SCOPE, related_ids
 
 PER_PAGE = 50
 # An export of any size is one response, written this many papers at a time: a fixed number of
@@ -258,7 +258,8 @@ def publication_parts(
             "publication": paper,
             "members": members,
             "related": related,
-            "similar": similar_papers(pk, shown=related),
+            # A paper is listed once on a page, and its entry's ids with it.
+            "similar": papers_in_order(related_ids(pk, apart={paper.pk for paper in related})),
             "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
             "request": request,
         }
@@ -272,15 +273,6 @@ def publication_parts(
         )
         for name in PUBLICATION_PARTS
     }
-
-
-def similar_papers(pk: int, *, shown: list) -> list:
-    """The papers on the same topics as paper `pk` (publications/related.py), nearest first,
-    apart from those `shown` already on its page (its members' other papers): a paper is listed
-    once on a page, and its entry's ids with it."""
-    apart = {paper.pk for paper in shown}
-    ids = [other for other in related_ids(pk, RELATED_SHOWN + len(apart)) if other not in apart]
-    return papers_in_order(ids[:RELATED_SHOWN])
 
 
 def papers_in_order(ids: list[int]) -> list:

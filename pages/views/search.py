@@ -18,7 +18,7 @@ from people.filters import search_groups, search_people
 from people.models import Person, ResearchGroup
 from publications.filters import search_publications
 from publications.models import Publication
-from publications.related import RELATED_SHOWN, topic_ids
+from publications.related import topic_ids
 
 # The site search shows this many of each kind, and links to the list that has them all.
 SEARCH_SHOWN = 5
@@ -90,9 +90,7 @@ def topic_rows(words: str, terms: list[str], *, shown: list) -> list[SearchRow]:
     whether or not they hold the words, apart from the publications `shown` already: none
     before the model is built. One query for the papers and one each for their authors, awards
     and links."""
-    apart = {paper.pk for paper in shown}
-    ids = [pk for pk in topic_ids(words, RELATED_SHOWN + len(apart)) if pk not in apart]
-    ids = ids[:RELATED_SHOWN]
+    ids = topic_ids(words, apart={paper.pk for paper in shown})
     if not ids:
         return []
     papers = {p.pk: p for p in Publication.objects.published().for_listing().filter(pk__in=ids)}
