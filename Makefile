@@ -73,8 +73,10 @@ format: install
 
 ## Serve 2k, 20k and 200k generated papers with gunicorn and time every page (prints figures;
 ## not part of `test`). BENCH_ARGS=--quick for 2k and 20k; DATABASE_URL=postgres://... for PostgreSQL.
+## Then the related papers' model on the same data sets: build, size, related list, topic query.
 bench: install
 	$(BIN)/python benchmarks/http.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/related_work.py $(BENCH_ARGS)
 
 ## The public pages under wrk while an editor saves in the admin: requests/s, p99, errors.
 load: install

@@ -347,6 +347,12 @@ MEMBER_PAPERS_WAIT_FOR_EDITOR = env_bool("MEMBER_PAPERS_WAIT_FOR_EDITOR", defaul
 # Background work (a large BibTeX import) is queued in the database and run by
 # `manage.py db_worker`, which `make run` starts beside the web server.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# The related papers' model (publications/related.py): the worker writes it after papers change,
+# every app server process of this machine reads it. Outside the static and media folders: it is
+# not for visitors to download. Needs the `related` extra to be built (README).
+RELATED_PAPERS_MODEL = Path(
+    os.environ.get("RELATED_PAPERS_MODEL", BASE_DIR / "var" / "related-papers.npz")
+)
 # A BibTeX import of more entries than this runs in the worker, with a progress page; smaller
 # ones run in the request, so a site without a worker can still import a few papers.
 BIBTEX_INLINE_IMPORT_MAX_ENTRIES = env_int("BIBTEX_INLINE_IMPORT_MAX_ENTRIES", 200)

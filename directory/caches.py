@@ -12,7 +12,8 @@ rows a write touched (directory/site_cache.py records them for each committed tr
 - `papers-of:<person pk>`: which papers a person authored, and any of those papers;
 - `person:<pk>`: one person's own row;
 - `publications`: the papers as a collection (a list's rows, counts, facets);
-- `people`: anyone's name or whether they are a published member.
+- `people`: anyone's name or whether they are a published member;
+- `related-model`: a new model of related papers (publications/related.py), written by the worker.
 
 A write of a model that names no scopes (`cache_scopes()` on the model) moves every cache.
 The `lags` column: a cache whose previous value is served for at most
@@ -61,7 +62,7 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "publication-page",
             "the parts of a paper's page",
-            "paper:<pk>, papers-of:<each member author>",
+            "paper:<pk>, papers-of:<each member author>, related-model",
             PER_PROCESS,
         ),
         Cache(
@@ -130,7 +131,12 @@ REGISTRY: dict[str, Cache] = {
             "the import (its own writes)",
             SHARED,
         ),
-        Cache("rebuild-claim", "which process recomputes a lagging value", "-", SHARED),
+        Cache(
+            "rebuild-claim",
+            "which process recomputes a lagging value; whether a related papers' build is queued",
+            "-",
+            SHARED,
+        ),
     ]
 }
 

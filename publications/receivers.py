@@ -1,5 +1,6 @@
 """What publications do when rows of the apps below them change."""
 
+from django.db import transaction
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -7,6 +8,7 @@ from django.dispatch import receiver
 from people.models import ExternalPerson, KnownByNames
 from publications.citation_keys import refresh_citation_key
 from publications.models import Authorship, Publication
+from publications.related import rebuild_later
 from publications.search import refresh_search_text
 from publications.services import link_authors
 
@@ -33,6 +35,15 @@ def refresh_saved_publication(sender, instance: Publication, **kwargs) -> None:
     rows too)."""
     refresh_citation_key(instance.pk)
     refresh_search_text(instance.pk)
+
+
+@receiver(post_save, sender=Publication)
+@receiver(post_delete, sender=Publication)
+def rebuild_related_papers_later(sender, instance: Publication, raw=False, **kwargs) -> None:
+    """A paper added, removed, retitled or published changes what is related to what: the
+    worker builds the model anew once the save commits (publications/related.py)."""
+    if not raw:
+        transaction.on_commit(rebuild_later)
 
 
 @receiver(post_save, sender=Authorship)

@@ -2,6 +2,7 @@
 
 from django_tasks import task
 
+from publications import related
 from publications.bibtex import review_upload, run_import
 
 
@@ -19,3 +20,11 @@ def review_bibtex_upload(job_id: str) -> str:
     progress, then its review."""
     job = review_upload(job_id)
     return job.state if job else "not waiting to be read"
+
+
+@task()
+def rebuild_related_papers() -> str:
+    """The related papers' model, built anew after papers changed (publications/related.py);
+    the pages serve the previous one until it is written."""
+    model = related.rebuild_claimed()
+    return f"{len(model.ids)} papers" if model else "too few papers for a model"

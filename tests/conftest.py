@@ -46,6 +46,8 @@ def _test_settings(settings, tmp_path, request):
     # next test's rows may reuse a rolled-back test's ids.
     site_cache._kept.clear()
     settings.MEDIA_ROOT = tmp_path / "media"
+    # No related papers' model until a test builds one (publications/related.py).
+    settings.RELATED_PAPERS_MODEL = tmp_path / "related-papers.npz"
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

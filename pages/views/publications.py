@@ -32,6 +32,7 @@ from publications.filters import (
     year_options,
 )
 from publications.models import Publication, PublicationQuerySet
+from publications.related import MODEL_SCOPE, related_ids
 from publications.suggestions.citations import paper_citations
 
 PER_PAGE = 50
@@ -237,7 +238,9 @@ def publication_parts(
     exports.with_citations([paper])
     members = paper.published_members
     if scopes is not None:
-        scopes |= publication_page_scopes(pk, members)
+        # The related papers (publications/related.py) follow the model, which the worker
+        # builds anew after papers change.
+        scopes |= publication_page_scopes(pk, members) | {MODEL_SCOPE}
     # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
     # shared by the processes until the next change (their entries are kept too).
     related = cached(
@@ -257,6 +260,8 @@ def publication_parts(
             "publication": paper,
             "members": members,
             "related": related,
+            # A paper is listed once on a page, and its entry's ids with it.
+            "similar": papers_in_order(related_ids(pk, apart={paper.pk for paper in related})),
             "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
             # Only when staff turned them on (the lab row is base.html's, read once).
             "citations": paper_citations(pk) if current_lab(request).show_citation_counts else [],
@@ -272,6 +277,15 @@ def publication_parts(
         )
         for name in PUBLICATION_PARTS
     }
+
+
+def papers_in_order(ids: list[int]) -> list:
+    """The published papers of `ids` as list rows, in that order: one query, none for no ids.
+    A paper deleted or hidden since the related papers' model was built is left out."""
+    if not ids:
+        return []
+    found = {row.pk: row for row in listed(Publication.objects.published().filter(pk__in=ids))}
+    return [found[pk] for pk in ids if pk in found]
 
 
 def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:

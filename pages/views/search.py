@@ -18,6 +18,7 @@ from people.filters import search_groups, search_people
 from people.models import Person, ResearchGroup
 from publications.filters import search_publications
 from publications.models import Publication
+from publications.related import topic_ids
 
 # The site search shows this many of each kind, and links to the list that has them all.
 SEARCH_SHOWN = 5
@@ -84,6 +85,18 @@ class SearchGroup:
         return [row_of(self.kind, found, self.terms) for found in self.first]
 
 
+def topic_rows(words: str, terms: list[str], *, shown: list) -> list[SearchRow]:
+    """The papers nearest the words' topic in the related papers' model (publications/related.py),
+    whether or not they hold the words, apart from the publications `shown` already: none
+    before the model is built. One query for the papers and one each for their authors, awards
+    and links."""
+    ids = topic_ids(words, apart={paper.pk for paper in shown})
+    if not ids:
+        return []
+    papers = {p.pk: p for p in Publication.objects.published().for_listing().filter(pk__in=ids)}
+    return [row_of("publications", papers[pk], terms) for pk in ids if pk in papers]
+
+
 def search(request):
     """/search/?q=: people, research groups, publications and news at once, grouped by kind.
 
@@ -99,6 +112,7 @@ def search(request):
     except ValidationError as error:
         words, problem = "", " ".join(error.messages)
     groups = []
+    topic: list[SearchRow] = []
     if words:
         people = search_people(Person.objects.published().for_directory(), "q", words)
         publications = search_publications(
@@ -106,11 +120,12 @@ def search(request):
         )
         news = search_news(NewsItem.objects.published().for_listing(), "q", words)
         terms = search_terms(words)
+        papers = SearchGroup(
+            "publications", "Publications", publications, reverse("publications:index"), terms
+        )
         groups = [
             SearchGroup("people", "People", people, reverse("people:index"), terms),
-            SearchGroup(
-                "publications", "Publications", publications, reverse("publications:index"), terms
-            ),
+            papers,
             SearchGroup("news", "News", news, reverse("news:index"), terms),
         ]
         # Only a department's search looks for groups: the header's lab row says whether there
@@ -125,6 +140,8 @@ def search(request):
                     "groups", "Research groups", research_groups, reverse("groups:index"), terms
                 ),
             )
+        # Beyond the publications the words found and the page shows (their first few).
+        topic = topic_rows(words, terms, shown=papers.first)
     return render(
         request,
         "search.html",
@@ -134,6 +151,7 @@ def search(request):
             "groups": groups,
             # Kinds with nothing found are left out, not listed as empty.
             "found": [group for group in groups if group.count],
+            "topic": topic,
             "shown": SEARCH_SHOWN,
         },
     )

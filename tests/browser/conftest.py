@@ -115,6 +115,8 @@ def server_environment(tmp_path_factory, server_database_url, collected_static) 
         # Uploaded photos served by the test server itself (tests/browser/test_people_cards.py).
         "SERVE_MEDIA": "1",
         "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD,
+        # Built after the seed, so the paper pages and the search show related papers.
+        "RELATED_PAPERS_MODEL": str(folder / "related-papers.npz"),
     }
     return environment
 
@@ -136,6 +138,7 @@ def site_url(server_environment) -> str:
 
     manage("migrate", "--noinput")
     manage("seed")
+    manage("build_related_papers")
     manage("createsuperuser", "--noinput", "--username", STAFF_USER, "--email", "e@example.org")
     with runserver(server_environment) as url:
         yield url
