@@ -82,11 +82,13 @@ REGISTRY: dict[str, Cache] = {
         Cache("area-publications", "an area's papers per year and newest", "publications", SHARED),
         Cache("profile-person", "a profile's person with its rows", "person:<pk>", SHARED),
         Cache("profile-counts", "a profile's papers per year", "papers-of:<pk>", SHARED, lags=True),
+        Cache("profile-people", "a profile's selected papers", "papers-of:<pk>, people", SHARED),
         Cache(
-            "profile-people",
-            "a profile's co-authors and selected papers",
+            "profile-coauthors",
+            "a profile's co-authors in and outside the lab, with their joint papers",
             "papers-of:<pk>, people",
             SHARED,
+            lags=True,
         ),
         Cache("news-choices", "the news filter's years and people", "site", SHARED),
         Cache(
@@ -111,13 +113,25 @@ REGISTRY: dict[str, Cache] = {
             lags=True,
         ),
         Cache(
+            "coauthor-network-drawing",
+            "a co-author network's picture and table as HTML (a {% cache %} fragment)",
+            "its coauthor-network",
+            SHARED,
+            lags=True,
+        ),
+        Cache(
             "profile-chart",
             "a profile's year chart (a {% cache %} fragment)",
             "its profile-counts",
             SHARED,
             lags=True,
         ),
-        Cache("cv-pdf", "a CV's PDF, its latest copy and the claim on printing it", "site", SHARED),
+        Cache(
+            "cv-pdf",
+            "a CV's PDF, its latest copy and the claim on printing it",
+            "person:<pk>, papers-of:<pk>, people",
+            SHARED,
+        ),
         Cache(
             "bibtex-import-heartbeat",
             "a running BibTeX import's progress",
@@ -151,11 +165,6 @@ def change_counter_key(epoch: str) -> str:
 
 def change_key(epoch: str, number: int) -> str:
     return f"site-change:{epoch}:{number}"
-
-
-def value_key(name: str, parts: object, *, release: str, stamp: str) -> str:
-    """A value kept under one change stamp (a CV's PDF)."""
-    return f"{_registered(name)}:{release}:{stamp}:{_digest(parts)}"
 
 
 def lasting_key(name: str, parts: object, *, release: str) -> str:

@@ -271,17 +271,6 @@ class PublicationQuerySet(PairsFollowWrites, PublishableQuerySet):
             .order_by("-shared", "name")
         )
 
-    def coauthors_of(self, person) -> models.QuerySet[Person]:
-        """The published members who wrote any of these publications with `person`, with the
-        number of them (`shared`), most shared first. One query when evaluated."""
-        return (
-            Person.objects.published()
-            .filter(authorships__publication__in=self.values("pk"))
-            .exclude(pk=person.pk)
-            .annotate(shared=models.Count("authorships__publication", distinct=True))
-            .order_by("-shared", "name")
-        )
-
     def waiting_for_editor(self):
         """The drafts members added (their first version was saved by a member's login) that
         no editor has published yet, with the member's name (`submitted_by`)."""

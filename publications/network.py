@@ -108,3 +108,19 @@ def coauthor_network(pairs: models.QuerySet[CoauthorPair]) -> CoauthorNetwork:
         slugs={pk: slug for pk, _name, slug in shown},
         more_left_out=len(ranked) > MOST_PEOPLE,
     )
+
+
+def member_coauthors(person: int) -> list[Person]:
+    """The published members who wrote papers with `person` (a member's id), each with the
+    number of them (`shared`), most shared first: the pair rows of their papers that name
+    them. Two queries."""
+    shared = {
+        (partner if mine == person else mine): papers
+        for (mine, partner), papers in pair_counts(CoauthorPair.objects.of_member(person)).items()
+        if person in (mine, partner) and mine != partner
+    }
+    coauthors = list(Person.objects.published().filter(pk__in=shared))
+    for coauthor in coauthors:
+        coauthor.shared = shared[coauthor.pk]
+    coauthors.sort(key=lambda coauthor: (-shared[coauthor.pk], coauthor.name))
+    return coauthors

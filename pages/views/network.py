@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
-from directory.site_cache import cached
+from directory.site_cache import kept
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.filters import PublicationFilterForm
 from publications.models import CoauthorPair, Publication
@@ -56,10 +56,12 @@ def network_context(
     # A member's network is drawn from their own papers; a group's, an area's or the lab's from
     # everyone's. Names show in both.
     follows = {f"papers-of:{pk}", "people"} if kind == "person" else {"publications", "people"}
-    network, drawing = cached(
+    (network, drawing), version = kept(
         "coauthor-network", (scope, years, centre), compute, scopes=follows, lags=True
     )
-    return {"network": network, "drawing": drawing}
+    # The picture and its table as HTML are kept under the network's digest (a {% cache %}
+    # fragment): drawn anew for a profile after every edit, they took longer than its queries.
+    return {"network": network, "drawing": drawing, "network_version": version}
 
 
 def network(request):
