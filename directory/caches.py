@@ -82,13 +82,11 @@ REGISTRY: dict[str, Cache] = {
         Cache("area-publications", "an area's papers per year and newest", "publications", SHARED),
         Cache("profile-person", "a profile's person with its rows", "person:<pk>", SHARED),
         Cache("profile-counts", "a profile's papers per year", "papers-of:<pk>", SHARED, lags=True),
-        Cache("profile-people", "a profile's selected papers", "papers-of:<pk>, people", SHARED),
         Cache(
-            "profile-coauthors",
-            "a profile's co-authors in and outside the lab, with their joint papers",
+            "profile-people",
+            "a profile's co-authors and selected papers",
             "papers-of:<pk>, people",
             SHARED,
-            lags=True,
         ),
         Cache("news-choices", "the news filter's years and people", "site", SHARED),
         Cache(

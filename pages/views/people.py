@@ -98,27 +98,18 @@ def profile(request, slug):
         scopes={f"papers-of:{person.pk}"},
         lags=True,
     )
-    # Their co-authors in and outside the lab, counts like the chart's: kept until their papers
-    # or anyone's name change, and right after such a change shown as they were while they are
-    # counted anew (at most SITE_CACHE_LAG_SECONDS): the outside ones alone took 110 ms at
-    # 200,000 papers.
-    coauthors, external_coauthors = cached(
-        "profile-coauthors",
+    # Their co-authors in and outside the lab, and the selection, which sorts all of their
+    # papers to find the first few: kept until their papers or anyone's name change, never late
+    # (who wrote with them is not a count; the selection's entries are kept by
+    # publications.entries). The members come from the co-author pair rows.
+    coauthors, external_coauthors, (selected, featured) = cached(
+        "profile-people",
         person.pk,
         lambda: (
             member_coauthors(person.pk),
             list(publications.external_coauthors()[:PROFILE_COLLABORATORS]),
+            selection(publications),
         ),
-        scopes={f"papers-of:{person.pk}", "people"},
-        lags=True,
-    )
-    # The selection, which sorts all of their papers to find the first few: kept until their
-    # papers or anyone's name change, never late (the selection's entries are kept by
-    # publications.entries).
-    selected, featured = cached(
-        "profile-people",
-        person.pk,
-        lambda: selection(publications),
         scopes={f"papers-of:{person.pk}", "people"},
     )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
