@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.postgres.search import SearchVector
-from django.db import models
+from django.db import models, transaction
 from simple_history.models import HistoricalRecords
 
 from directory.colours import validate_badge_colour
@@ -615,12 +615,18 @@ class CoauthorPairQuerySet(models.QuerySet):
 
     def refresh(self, publication_ids: Iterable[int | None]) -> None:
         """Make the rows of these papers again from their author rows, in the caller's
-        transaction: three queries a batch of papers (a save: one paper)."""
+        transaction (or one of its own): four queries a batch of papers (a save: one paper).
+        The papers' rows are locked first, so that two transactions writing one paper's
+        authors at once make its pairs one after the other (on PostgreSQL the second would
+        otherwise insert the rows the first has just inserted, and fail)."""
         ids = sorted({pk for pk in publication_ids if pk is not None})
-        for start in range(0, len(ids), PAIR_BATCH):
-            batch = ids[start : start + PAIR_BATCH]
-            self.filter(publication__in=batch).delete()
-            self.bulk_create(self._made_from(Authorship.objects.filter(publication__in=batch)))
+        with transaction.atomic(using=self.db):
+            for start in range(0, len(ids), PAIR_BATCH):
+                batch = ids[start : start + PAIR_BATCH]
+                locked = Publication.objects.select_for_update().filter(pk__in=batch)
+                list(locked.values_list("pk", flat=True))
+                self.filter(publication__in=batch).delete()
+                self.bulk_create(self._made_from(Authorship.objects.filter(publication__in=batch)))
 
     def rebuild(self) -> int:
         """Every row made again from every author row (a bulk import, the benchmark's data
