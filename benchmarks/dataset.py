@@ -30,6 +30,7 @@ from people.models import Education, Person, PersonLink, RoleGroup
 from publications.citation_keys import keys_in_order
 from publications.models import (
     Authorship,
+    CoauthorPair,
     Publication,
     PublicationAward,
     PublicationLink,
@@ -368,6 +369,8 @@ def generate(*, size: int, seed: int) -> Summary:
             ),
         )
         add_awards_and_links(rng, publications)
+        # The inserts above bypass the writes that keep the co-author pairs.
+        CoauthorPair.objects.rebuild()
         with connection.cursor() as cursor:
             for statement in connection.ops.sequence_reset_sql(no_style(), [Publication]):
                 cursor.execute(statement)

@@ -299,6 +299,8 @@ SITE_CACHE_IGNORED_MODELS = [
     # Members' suggested works and their checks: for staff, on no public page.
     "publications.Suggestion",
     "publications.WorkCheck",
+    # Made from papers and authors in the writes that change them, which note their own scopes.
+    "publications.CoauthorPair",
 ]
 # The code's version in every ETag and cache key; computed from the source when empty.
 SITE_RELEASE = os.environ.get("SITE_RELEASE", "")

@@ -118,13 +118,25 @@ REGISTRY: dict[str, Cache] = {
             lags=True,
         ),
         Cache(
+            "coauthor-network-drawing",
+            "a co-author network's picture and table as HTML (a {% cache %} fragment)",
+            "its coauthor-network",
+            SHARED,
+            lags=True,
+        ),
+        Cache(
             "profile-chart",
             "a profile's year chart (a {% cache %} fragment)",
             "its profile-counts",
             SHARED,
             lags=True,
         ),
-        Cache("cv-pdf", "a CV's PDF, its latest copy and the claim on printing it", "site", SHARED),
+        Cache(
+            "cv-pdf",
+            "a CV's PDF, its latest copy and the claim on printing it",
+            "person:<pk>, papers-of:<pk>, people",
+            SHARED,
+        ),
         Cache(
             "bibtex-import-heartbeat",
             "a running BibTeX import's progress",
@@ -163,11 +175,6 @@ def change_counter_key(epoch: str) -> str:
 
 def change_key(epoch: str, number: int) -> str:
     return f"site-change:{epoch}:{number}"
-
-
-def value_key(name: str, parts: object, *, release: str, stamp: str) -> str:
-    """A value kept under one change stamp (a CV's PDF)."""
-    return f"{_registered(name)}:{release}:{stamp}:{_digest(parts)}"
 
 
 def lasting_key(name: str, parts: object, *, release: str) -> str:

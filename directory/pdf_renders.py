@@ -3,8 +3,10 @@ for visitors, so that a flood of requests cannot take a web process's CPU or thr
 
 - One address per document: a request with a query string is sent (301) to the bare address,
   so `cv.pdf?v=1`, `?v=2`, ... are one page for the page cache and one entry here.
-- A visitor's PDF is kept in the shared cache under the change stamp (`site_cache.value_key`).
-  When it is not kept for the current state, the request queues one print in the task worker
+- A visitor's PDF is kept in the shared cache with the stamp it was printed under, and stays
+  good until a change touches what it shows (`scopes`: a CV follows its member's own rows and
+  papers and anyone's name, so a save of another member's paper keeps it; directory/caches.py).
+  When it is not good for the current state, the request queues one print in the task worker
   (`manage.py db_worker`; one queued print per document across every app server sharing the
   cache: a claim, `caches.add`) and is answered at once with the PDF as it was before the
   latest change, if that was printed at most `settings.CV_PDF_PREVIOUS_SECONDS` ago, else 503
@@ -18,14 +20,13 @@ the web process, fresh and kept nowhere, at most `settings.CV_PDF_MAX_CONCURRENT
 time per process (503 with Retry-After beyond). With DEBUG on nothing is kept and everything is
 printed in the request, so an edited template shows at once.
 
-Nothing is printed in advance after a change: every change moves the site's stamp, so printing
-each member's CV after each save would keep the worker printing all day for PDFs that are
-rarely asked for. The worker and the web processes must share the cache (CACHE_URL: the
+Nothing is printed in advance after a change: printing each CV a change touched after each
+save would keep the worker printing all day for PDFs that are rarely asked for. The worker and the web processes must share the cache (CACHE_URL: the
 default file cache on one machine, Redis across machines).
 """
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -64,21 +65,23 @@ def pdf_response(
     filename: str,
     render: Callable[[], bytes],
     print_later: Callable[[], object],
+    scopes: Iterable[str] | None = None,
 ) -> HttpResponse:
     """The PDF as a response, shown in the browser and saved as `filename`.
 
     For visitors, the copy kept under `name` and `parts` (what it depends on besides the site's
     rows) for the current state, else `print_later()` is called (it queues a task that calls
     `print_for_visitors` with the same name and parts) once across servers, and the previous
-    copy or a 503 answers. For signed-in users and with DEBUG, `render()` in this process.
-    `render` may raise Http404."""
+    copy or a 503 answers. The copy stays good until a change of `scopes` (any change when
+    None). For signed-in users and with DEBUG, `render()` in this process. `render` may raise
+    Http404."""
     if request.META.get("QUERY_STRING"):
         return HttpResponsePermanentRedirect(request.path)
     if settings.DEBUG or request.user.is_authenticated:
         pdf = render_within_cap(render)
         return busy(CAP_REACHED) if pdf is None else pdf_answer(pdf, filename)
-    keys = VisitorKeys(request, name=name, parts=parts)
-    if keys.current is not None and (pdf := caches.read(keys.current)) is not None:
+    keys = VisitorKeys(request, name=name, parts=parts, scopes=scopes)
+    if (pdf := keys.current()) is not None:
         return pdf_answer(pdf, filename)
     if caches.add(keys.claim, True, PRINT_CLAIM_SECONDS):
         try:
@@ -90,18 +93,24 @@ def pdf_response(
 
 
 def print_for_visitors(
-    request: HttpRequest, *, name: str, parts: object, render: Callable[[], bytes]
+    request: HttpRequest,
+    *,
+    name: str,
+    parts: object,
+    render: Callable[[], bytes],
+    scopes: Iterable[str] | None = None,
 ) -> bool:
     """In the task worker: print the PDF `pdf_response` queued and keep it for visitors, unless
     it is kept already for the current state (the print was queued twice). `request` is a
     visitor's request for the document (`VisitorRequest`). Whether it printed."""
-    keys = VisitorKeys(request, name=name, parts=parts)  # the stamp, read before any row
+    # The stamp, read before any row.
+    keys = VisitorKeys(request, name=name, parts=parts, scopes=scopes)
     try:
-        if keys.current is not None and caches.read(keys.current) is not None:
+        if keys.current() is not None:
             return False
         pdf = render()
-        if keys.current is not None:
-            caches.write(keys.current, pdf, settings.SITE_CACHE_TIMEOUT)
+        if keys.stamp and not site_cache.bump_pending():
+            caches.write(keys.kept, (keys.stamp, pdf), settings.SITE_CACHE_TIMEOUT)
         caches.write(keys.latest, pdf, settings.CV_PDF_PREVIOUS_SECONDS)
         return True
     finally:
@@ -109,14 +118,32 @@ def print_for_visitors(
 
 
 class VisitorKeys:
-    """Where a visitor's PDF is kept for the current state, its latest copy whatever the state
-    (served for a bounded time while the next is printed), and the claim on printing it."""
+    """Where a visitor's PDF is kept with the stamp it was printed under, its latest copy
+    whatever the state (served for a bounded time while the next is printed), and the claim on
+    printing it."""
 
-    def __init__(self, request: HttpRequest, *, name: str, parts: object) -> None:
+    def __init__(
+        self,
+        request: HttpRequest,
+        *,
+        name: str,
+        parts: object,
+        scopes: Iterable[str] | None = None,
+    ) -> None:
         parts = (parts, request.build_absolute_uri("/"))  # its links are absolute
-        self.current = site_cache.value_key(name, parts)
+        self.stamp = site_cache.current_stamp()
+        self.scopes = scopes
+        self.kept = site_cache.lasting_key(name, parts)
         self.latest = site_cache.lasting_key(f"{name}-latest", parts)
         self.claim = site_cache.lasting_key(f"{name}-printing", parts)
+
+    def current(self) -> bytes | None:
+        """The kept PDF, if no change of its scopes was made since it was printed."""
+        stored = caches.read(self.kept)
+        if stored is None:
+            return None
+        made, pdf = stored
+        return pdf if site_cache.unchanged_since(made, self.scopes) else None
 
 
 class VisitorRequest(HttpRequest):

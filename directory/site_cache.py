@@ -439,13 +439,19 @@ def _compute_deferred(**kwargs: Any) -> None:
 request_finished.connect(_compute_deferred, dispatch_uid="site_cache_compute_deferred")
 
 
-def value_key(name: str, parts: object) -> str | None:
-    """The shared cache's key for a value kept until the next change (a CV's PDF):
-    the release, the stamp and `parts`. None while the open transaction has written rows:
-    nothing may be kept then, the stamp has not moved yet."""
+def unchanged_since(made: str, scopes: Iterable[str] | None) -> bool:
+    """Whether a value made at stamp `made` that follows `scopes` (every change when None) is
+    still good now: no change since touched its scopes, and the open transaction has written
+    nothing (the stamp has not moved yet)."""
     if _bump_pending():
-        return None
-    return caches.value_key(name, parts, release=release(), stamp=current_stamp())
+        return False
+    follows = frozenset(scopes) if scopes is not None else None
+    return not first_change_of(follows, made, current_stamp())[0]
+
+
+def bump_pending() -> bool:
+    """Whether the open transaction has written rows: nothing may be kept then."""
+    return _bump_pending()
 
 
 def lasting_key(name: str, parts: object) -> str:

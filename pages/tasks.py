@@ -4,7 +4,8 @@ from django.http import Http404
 from django_tasks import task
 
 from directory.pdf_renders import VisitorRequest, print_for_visitors
-from pages.views.people import cv_pdf_document
+from pages.views.people import cv_pdf_document, cv_scopes
+from people.models import Person
 
 
 @task()
@@ -12,9 +13,16 @@ def print_cv_pdf(url: str, slug: str) -> str:
     """A visitor's CV PDF, queued by /people/<slug>/cv.pdf (`url`) when no copy was kept for
     the site as it is: printed and kept for visitors (directory/pdf_renders.py)."""
     request = VisitorRequest(url)
+    pk = Person.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if pk is None:
+        return "no such person"
     try:
         printed = print_for_visitors(
-            request, name="cv-pdf", parts=slug, render=lambda: cv_pdf_document(request, slug)
+            request,
+            name="cv-pdf",
+            parts=slug,
+            render=lambda: cv_pdf_document(request, slug),
+            scopes=cv_scopes(pk),
         )
     except Http404:
         return "no such person"

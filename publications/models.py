@@ -1,9 +1,12 @@
+import itertools
 import uuid
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.postgres.search import SearchVector
-from django.db import models
+from django.db import models, transaction
 from simple_history.models import HistoricalRecords
 
 from directory.colours import validate_badge_colour
@@ -155,7 +158,49 @@ AUTHOR_LINE_FIELDS = [
 ]
 
 
-class PublicationQuerySet(PublishableQuerySet):
+class PairsFollowWrites:
+    """A QuerySet (Publication's, Authorship's) whose bulk writes of the fields co-author
+    pairs are made from (`pair_fields`) make the written papers' pairs again, as their saves
+    do through receivers: undoing a split re-points author rows by `update()`."""
+
+    pair_fields: frozenset[str]
+    # The field naming the paper a row belongs to.
+    pair_paper: str
+
+    def update(self, **kwargs: Any) -> int:
+        if self.pair_fields.isdisjoint(kwargs):
+            return super().update(**kwargs)  # type: ignore[misc]
+        papers = list(self.values_list(self.pair_paper, flat=True))  # type: ignore[attr-defined]
+        written = super().update(**kwargs)  # type: ignore[misc]
+        CoauthorPair.objects.refresh(papers)
+        return written
+
+    update.alters_data = True  # type: ignore[attr-defined]
+
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
+        objs = list(objs)
+        written = super().bulk_update(objs, fields, batch_size=batch_size)  # type: ignore[misc]
+        if not self.pair_fields.isdisjoint(fields):
+            CoauthorPair.objects.refresh(
+                row.pk if self.pair_paper == "pk" else row.publication_id for row in objs
+            )
+        return written
+
+    bulk_update.alters_data = True  # type: ignore[attr-defined]
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        created = super().bulk_create(objs, *args, **kwargs)  # type: ignore[misc]
+        if self.pair_paper != "pk":  # a new paper has no authors yet
+            CoauthorPair.objects.refresh(row.publication_id for row in created)
+        return created
+
+    bulk_create.alters_data = True  # type: ignore[attr-defined]
+
+
+class PublicationQuerySet(PairsFollowWrites, PublishableQuerySet):
+    pair_fields = frozenset({"year", "is_published"})
+    pair_paper = "pk"
+
     def drafts_of(self, person):
         return models.Q(pk__in=Authorship.objects.by(person).values("publication"))
 
@@ -222,17 +267,6 @@ class PublicationQuerySet(PublishableQuerySet):
         them each wrote (`shared`), most shared first. One query when evaluated."""
         return (
             ExternalPerson.objects.filter(authorships__publication__in=self.values("pk"))
-            .annotate(shared=models.Count("authorships__publication", distinct=True))
-            .order_by("-shared", "name")
-        )
-
-    def coauthors_of(self, person) -> models.QuerySet[Person]:
-        """The published members who wrote any of these publications with `person`, with the
-        number of them (`shared`), most shared first. One query when evaluated."""
-        return (
-            Person.objects.published()
-            .filter(authorships__publication__in=self.values("pk"))
-            .exclude(pk=person.pk)
             .annotate(shared=models.Count("authorships__publication", distinct=True))
             .order_by("-shared", "name")
         )
@@ -458,7 +492,10 @@ def paper_scopes(pk: int) -> set[str]:
     return {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
 
 
-class AuthorshipQuerySet(OrderedRowQuerySet):
+class AuthorshipQuerySet(PairsFollowWrites, OrderedRowQuerySet):
+    pair_fields = frozenset({"person", "person_id", "publication", "publication_id"})
+    pair_paper = "publication"
+
     def by(self, people):
         """The author rows of `people`: a Person, or an iterable or QuerySet of them or of
         their ids; or an ExternalPerson."""
@@ -556,6 +593,121 @@ class Authorship(PublicationPart):
 
     def __str__(self):
         return self.name
+
+
+class CoauthorPairQuerySet(models.QuerySet):
+    """Kept by the writes of papers and authors (`refresh`), never edited. A plain QuerySet:
+    the writes that feed it note their own change scopes (settings.SITE_CACHE_IGNORED_MODELS)."""
+
+    def of_papers(self, publications: "models.QuerySet[Publication]") -> "CoauthorPairQuerySet":
+        """The pairs of `publications` (a group's, an area's)."""
+        return self.filter(publication__in=publications.values("pk"))
+
+    def of_member(self, person: int) -> "CoauthorPairQuerySet":
+        """The pairs of a member's papers: those they are on with themself."""
+        return self.filter(
+            publication__in=self.filter(person=person, partner=person).values("publication")
+        )
+
+    def in_years(self, first: int | None, last: int | None) -> "CoauthorPairQuerySet":
+        narrowed = self if first is None else self.filter(year__gte=first)
+        return narrowed if last is None else narrowed.filter(year__lte=last)
+
+    def refresh(self, publication_ids: Iterable[int | None]) -> None:
+        """Make the rows of these papers again from their author rows, in the caller's
+        transaction (or one of its own): four queries a batch of papers (a save: one paper).
+        The papers' rows are locked first, so that two transactions writing one paper's
+        authors at once make its pairs one after the other (on PostgreSQL the second would
+        otherwise insert the rows the first has just inserted, and fail)."""
+        ids = sorted({pk for pk in publication_ids if pk is not None})
+        with transaction.atomic(using=self.db):
+            for start in range(0, len(ids), PAIR_BATCH):
+                batch = ids[start : start + PAIR_BATCH]
+                locked = Publication.objects.select_for_update().filter(pk__in=batch)
+                list(locked.values_list("pk", flat=True))
+                self.filter(publication__in=batch).delete()
+                self.bulk_create(self._made_from(Authorship.objects.filter(publication__in=batch)))
+
+    def rebuild(self) -> int:
+        """Every row made again from every author row (a bulk import, the benchmark's data
+        set, the migration that adds the table). Returns the rows made."""
+        self.all().delete()
+        made = 0
+        rows = self._made_from(Authorship.objects.all())
+        while batch := list(itertools.islice(rows, 10 * PAIR_BATCH)):
+            made += len(self.bulk_create(batch))
+        return made
+
+    def _made_from(self, authorships: "models.QuerySet[Authorship]") -> Iterator["CoauthorPair"]:
+        """The pairs of the published papers among `authorships`' papers, read in paper order
+        (one query, streamed)."""
+        rows = (
+            authorships.filter(publication__is_published=True, person__isnull=False)
+            .order_by("publication")
+            .values_list("publication", "publication__year", "person")
+            .iterator(chunk_size=10 * PAIR_BATCH)
+        )
+        for publication, year, person, partner in pairs_of_papers(rows):
+            yield CoauthorPair(
+                publication_id=publication, year=year, person_id=person, partner_id=partner
+            )
+
+
+def pairs_of_papers(
+    rows: Iterable[tuple[int, int | None, int]],
+) -> Iterator[tuple[int, int | None, int, int]]:
+    """(paper, year, member) author rows in paper order: each paper's pairs of members, lower
+    id first, each member once with themself (also what migration 0027 fills the table with)."""
+    for (publication, year), group in itertools.groupby(rows, key=lambda row: row[:2]):
+        people = sorted({person for _, _, person in group})
+        for first, person in enumerate(people):
+            for partner in people[first:]:
+                yield publication, year, person, partner
+
+
+# Papers whose pairs are made again per round of queries.
+PAIR_BATCH = 500
+
+
+class CoauthorPair(models.Model):
+    """Two members on one published paper, the lower id first; a member with themself stands
+    for their own paper. The co-author network counts these rows (publications/network.py):
+    joining the author rows to themselves for each network took 7.5 s for the lab at 200,000
+    papers; about 0.7 rows a paper here make it a count over one table.
+
+    Never edited: `CoauthorPair.objects.refresh()` makes a paper's rows again in the same
+    transaction whenever its authors, its year or whether it is published change
+    (publications/receivers.py, and the bulk writes of Publication's and Authorship's
+    QuerySets)."""
+
+    publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="+")
+    year = models.PositiveSmallIntegerField(null=True)  # the paper's, which may be unknown
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+    partner = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+
+    objects = CoauthorPairQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "co-author pair"
+        constraints = [
+            # A paper's rows are looked up and deleted by paper when it changes.
+            models.UniqueConstraint(
+                fields=["publication", "person", "partner"], name="coauthor_pair_once_a_paper"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(person__lte=models.F("partner")),
+                name="coauthor_pair_lower_id_first",
+            ),
+        ]
+        indexes = [
+            # The lab's network in a range of years counts pairs without reading the table.
+            models.Index(fields=["year", "person", "partner"], name="coauthor_pair_year"),
+            # A member's network: their own papers are their rows with themself.
+            models.Index(fields=["person", "partner", "publication"], name="coauthor_pair_people"),
+        ]
+
+    def __str__(self):
+        return f"{self.person_id} and {self.partner_id} on {self.publication_id}"
 
 
 class PublicationAward(PublicationPart):

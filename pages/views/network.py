@@ -9,10 +9,10 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
-from directory.site_cache import cached
+from directory.site_cache import kept
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.filters import PublicationFilterForm
-from publications.models import Publication
+from publications.models import CoauthorPair, Publication
 from publications.network import coauthor_network
 
 
@@ -34,28 +34,34 @@ def network_context(
     centre: int | None = None,
     years: tuple[int | None, int | None] = (None, None),
 ) -> dict[str, Any]:
-    """The network of `publications` in `years`, ready for includes/coauthor_network.html:
-    kept until a change of the papers or of anyone's name, and right after one shown as it was
-    while it is counted anew (at most SITE_CACHE_LAG_SECONDS, directory/caches.py), so a page
-    shows it at no query and an edit does not wait for the count."""
-    first, last = years
-    if first is not None:
-        publications = publications.filter(year__gte=first)
-    if last is not None:
-        publications = publications.filter(year__lte=last)
+    """The network of `publications` (`scope`'s: the lab's, a person's, a group's or an
+    area's) in `years`, ready for includes/coauthor_network.html: kept until a change of the
+    papers or of anyone's name, and right after one shown as it was while it is counted anew
+    (at most SITE_CACHE_LAG_SECONDS, directory/caches.py), so a page shows it at no query and
+    an edit does not wait for the count. The lab's and a person's are read from the pair rows
+    alone (every published paper, or the person's)."""
+    kind, pk = scope
+    if kind == "lab":
+        pairs = CoauthorPair.objects.all()
+    elif kind == "person":
+        pairs = CoauthorPair.objects.of_member(pk)
+    else:
+        pairs = CoauthorPair.objects.of_papers(publications)
+    pairs = pairs.in_years(*years)
 
     def compute():
-        network = coauthor_network(publications)
+        network = coauthor_network(pairs)
         return network, network.drawing(centre=centre)
 
-    kind, pk = scope
     # A member's network is drawn from their own papers; a group's, an area's or the lab's from
     # everyone's. Names show in both.
     follows = {f"papers-of:{pk}", "people"} if kind == "person" else {"publications", "people"}
-    network, drawing = cached(
+    (network, drawing), version = kept(
         "coauthor-network", (scope, years, centre), compute, scopes=follows, lags=True
     )
-    return {"network": network, "drawing": drawing}
+    # The picture and its table as HTML are kept under the network's digest (a {% cache %}
+    # fragment): drawn anew for a profile after every edit, they took longer than its queries.
+    return {"network": network, "drawing": drawing, "network_version": version}
 
 
 def network(request):

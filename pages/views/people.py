@@ -16,8 +16,9 @@ from pages.context_processors import current_lab
 from pages.views.network import network_context, network_url
 from people.filters import PersonFilter, facet_options
 from people.models import Person
-from publications.entries import listed
+from publications.entries import Listed
 from publications.models import Publication
+from publications.network import member_coauthors
 from publications.suggestions.citations import person_citations
 
 
@@ -99,22 +100,17 @@ def profile(request, slug):
         scopes={f"papers-of:{person.pk}"},
         lags=True,
     )
-    # Their co-authors, and the selection, which sorts all of their papers to find the first
-    # few: kept until their papers or anyone's name change, never late (the selection's
-    # entries are kept by publications.entries).
-    coauthors, external_coauthors, selected, featured = cached(
+    # Their co-authors in and outside the lab, and the selection, which sorts all of their
+    # papers to find the first few: kept until their papers or anyone's name change, never late
+    # (who wrote with them is not a count; the selection's entries are kept by
+    # publications.entries). The members come from the co-author pair rows.
+    coauthors, external_coauthors, (selected, featured) = cached(
         "profile-people",
         person.pk,
         lambda: (
-            list(publications.coauthors_of(person)),
+            member_coauthors(person.pk),
             list(publications.external_coauthors()[:PROFILE_COLLABORATORS]),
-            listed(
-                publications.order_by("-is_featured", F("year").desc(nulls_last=True), "title")[
-                    :PROFILE_SELECTED
-                ]
-            ),
-            # Featured papers come first, so the list shows one if the person has any.
-            publications.filter(is_featured=True).exists(),
+            selection(publications),
         ),
         scopes={f"papers-of:{person.pk}", "people"},
     )
@@ -157,6 +153,15 @@ def profile(request, slug):
     )
 
 
+def selection(publications) -> tuple[list[Listed], bool]:
+    """The first PROFILE_SELECTED of `publications`, featured ones first, then the newest, and
+    whether any is featured (then the first is). One query."""
+    ordered = publications.order_by("-is_featured", F("year").desc(nulls_last=True), "title")
+    rows = list(ordered.values_list(*Listed._fields, "is_featured")[:PROFILE_SELECTED])
+    selected = [Listed(*row[:-1]) for row in rows]
+    return selected, bool(rows) and rows[0][-1]
+
+
 def profile_person(pk: int) -> Person | None:
     return Person.objects.for_profile().filter(pk=pk).first()
 
@@ -196,7 +201,8 @@ def cv(request, slug):
 def cv_pdf(request, slug):
     """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint; for
     visitors by the task worker, once per change (directory/pdf_renders.py)."""
-    if not Person.objects.visible_to(request.user).filter(slug=slug).exists():
+    pk = Person.objects.visible_to(request.user).filter(slug=slug).values_list("pk").first()
+    if pk is None:
         raise Http404("No such person.")  # before anything is queued for an address
     # Imported here: the tasks import this module.
     from pages.tasks import print_cv_pdf
@@ -208,7 +214,14 @@ def cv_pdf(request, slug):
         filename=f"{slug}-cv.pdf",
         render=lambda: cv_pdf_document(request, slug),
         print_later=lambda: print_cv_pdf.enqueue(request.build_absolute_uri(request.path), slug),
+        scopes=cv_scopes(pk[0]),
     )
+
+
+def cv_scopes(pk: int) -> set[str]:
+    """What a CV shows: the member's own rows, their papers, and names (directory/caches.py).
+    A save of another member's paper keeps their PDF."""
+    return {f"person:{pk}", f"papers-of:{pk}", "people"}
 
 
 def cv_pdf_document(request, slug) -> bytes:

@@ -14,7 +14,7 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 
 from directory.models import Lab
-from tests.factories import make_person
+from tests.factories import make_person, make_publication
 from tests.worker import run_worker
 
 # The view imports WeasyPrint (directory.documents) before the counting printer stands in.
@@ -171,3 +171,29 @@ def test_a_signed_in_editor_s_pdf_is_printed_in_the_request_within_the_cap(
 
     # The slot is free again once the first print is done.
     assert editor_client.get("/people/bo-zhao/cv.pdf").content == stand_in(2)
+
+
+def test_a_cv_pdf_outlives_a_save_of_another_member_s_paper_and_is_printed_again_after_its_own(
+    client, member, renders, settings
+):
+    settings.SITE_CACHE = False  # the whole page cache would hide whether the PDF is kept
+    other = make_person(name="Bo Zhao", slug="bo-zhao")
+    theirs = make_publication(authors=[other], title="Bo's paper")
+    mine = make_publication(authors=[member], title="Hang's paper")
+    client.get(CV)
+    run_worker()
+    assert client.get(CV).content == stand_in(1)
+
+    theirs.title = "Bo's paper, revised"
+    theirs.save()
+    assert client.get(CV).content == stand_in(1)
+    run_worker()
+    assert len(renders) == 1 and queued_prints() == 1, "printed again for another's paper"
+
+    mine.title = "Hang's paper, revised"
+    mine.save()
+    client.get(CV)
+    run_worker()
+    assert len(renders) == 2
+    assert "Hang&#x27;s paper, revised" in renders[-1] or "Hang's paper, revised" in renders[-1]
+    assert client.get(CV).content == stand_in(2)

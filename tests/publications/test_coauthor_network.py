@@ -4,8 +4,14 @@ same way each time for the same data."""
 import pytest
 
 from directory.networks import Edge, Node, draw_network
-from publications.models import Publication
-from publications.network import MOST_PAIRS, MOST_PEOPLE, coauthor_network, coauthor_pairs
+from publications.models import CoauthorPair
+from publications.network import (
+    MOST_PAIRS,
+    MOST_PEOPLE,
+    coauthor_network,
+    pair_counts,
+    strongest_pairs,
+)
 from tests.factories import make_person, make_publication
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +29,7 @@ def test_pairs_count_the_papers_two_members_wrote_together():
     make_publication(authors=[ada, alan, grace])
     make_publication(authors=[alan])
 
-    network = coauthor_network(Publication.objects.published())
+    network = coauthor_network(CoauthorPair.objects.all())
 
     assert [(node.name, node.weight) for node in network.people] == [
         ("Ada", 3),
@@ -45,11 +51,11 @@ def test_pairs_leave_out_drafts_unpublished_members_and_papers_outside_the_scope
     make_publication(authors=[ada, grace], is_published=False)
     make_publication(authors=[ada, hidden])
 
-    all_years = coauthor_network(Publication.objects.published())
+    all_years = coauthor_network(CoauthorPair.objects.all())
     assert [node.name for node in all_years.people] == ["Ada", "Grace"]
     assert [edge.weight for edge in all_years.pairs] == [2]
 
-    in_2024 = coauthor_network(Publication.objects.published().filter(year__gte=2021))
+    in_2024 = coauthor_network(CoauthorPair.objects.in_years(2021, None))
     assert [edge.weight for edge in in_2024.pairs] == [1]
 
 
@@ -60,14 +66,17 @@ def test_the_network_keeps_the_most_prolific_members_and_the_strongest_pairs():
         for _ in range(1 + (len(members) - index) // 10):
             make_publication(authors=[member, members[(index + 1) % len(members)]])
 
-    network = coauthor_network(Publication.objects.published())
+    network = coauthor_network(CoauthorPair.objects.all())
 
     assert len(network.people) == MOST_PEOPLE
     assert network.more_left_out
     kept = {node.key for node in network.people}
     assert members[0].pk in kept and members[-1].pk not in kept
     assert all(edge.source in kept and edge.target in kept for edge in network.pairs)
-    assert len(coauthor_pairs(Publication.objects.all(), [m.pk for m in members])) <= MOST_PAIRS
+    assert (
+        len(strongest_pairs(pair_counts(CoauthorPair.objects.all()), [m.pk for m in members]))
+        <= MOST_PAIRS
+    )
 
 
 def test_the_pair_query_is_one_query_whatever_the_number_of_papers(django_assert_num_queries):
@@ -75,7 +84,7 @@ def test_the_pair_query_is_one_query_whatever_the_number_of_papers(django_assert
     for number in range(30):
         make_publication(authors=[ada, grace, alan][: 2 + number % 2])
     with django_assert_num_queries(2):
-        network = coauthor_network(Publication.objects.published())
+        network = coauthor_network(CoauthorPair.objects.all())
     assert [edge.weight for edge in network.pairs] == [30, 15, 15]
 
 
