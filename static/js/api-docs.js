@@ -15,6 +15,15 @@ function nameSwaggerControls() {
   });
 }
 
+// Swagger UI draws its dark colours under html.dark-mode (static/css/api-docs.css): on when the
+// visitor's system asks for a dark scheme, and following it when it changes.
+const darkScheme = window.matchMedia("(prefers-color-scheme: dark)");
+function followColourScheme() {
+  document.documentElement.classList.toggle("dark-mode", darkScheme.matches);
+}
+followColourScheme();
+darkScheme.addEventListener("change", followColourScheme);
+
 new MutationObserver(nameSwaggerControls).observe(document.body, {
   childList: true,
   subtree: true,
