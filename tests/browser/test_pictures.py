@@ -30,9 +30,12 @@ def picture(colour):
     image.save(buffer, format="JPEG")
     return SimpleUploadedFile("picture.jpg", buffer.getvalue(), content_type="image/jpeg")
 
+# The seed's news items have no body, so no page a list links to: the newest gets one.
+story = NewsItem.objects.published().first()
+story.body = STORY
 rows = [
     (Publication.objects.published().first(), "#2f6f8f", "A diagram of the system"),
-    (NewsItem.objects.published().exclude(body="").first(), "#7a4f9a", "The team on stage"),
+    (story, "#7a4f9a", "The team on stage"),
     (ResearchGroup.objects.get(slug="ml-systems"), "#3c7a4a", "The group's machines"),
 ]
 for row, colour, alt in rows:
@@ -46,15 +49,18 @@ from publications.models import Publication
 for model in (NewsItem, Publication):
     for row in model.objects.exclude(image=""):
         row.image_alt = ""
+        if getattr(row, "body", None) == STORY:
+            row.body = ""
         save_with_image(row=row, image=None)
 """
+STORY = "We told the story of the system on stage."
 
 
 @pytest.fixture(scope="module")
 def site(site_url, server_environment, research_group):
-    shell(server_environment, PICTURES)
+    shell(server_environment, f"STORY = {STORY!r}\n{PICTURES}")
     yield site_url
-    shell(server_environment, NO_PICTURES)
+    shell(server_environment, f"STORY = {STORY!r}\n{NO_PICTURES}")
 
 
 def new_page(browser, site, *, viewport="desktop", scheme="light", scale=1):
@@ -134,18 +140,19 @@ def test_the_paper_page_and_the_news_page_show_the_larger_picture(browser, site)
     page.context.close()
 
 
-def test_the_directory_is_one_grid_with_four_to_six_cards_in_every_full_row(browser, site):
+def test_the_directory_is_one_grid_whose_roles_share_rows_of_four_to_six_cards(browser, site):
     page = new_page(browser, site)
     page.goto("/people/")
     tops = page.locator(".people-grid--flow > .person-card").evaluate_all(
         "cards => cards.map(card => Math.round(card.getBoundingClientRect().top))"
     )
     rows = [tops.count(top) for top in sorted(set(tops))]
-    assert len(rows) >= 2, rows
-    assert all(4 <= cards <= 6 for cards in rows[:-1]), rows
-    # Each role names itself once, atop its first card.
+    assert rows and all(4 <= cards <= 6 for cards in rows[:-1]), rows
+    # Each role names itself once, atop its first card, and roles share rows: the seed's
+    # three roles of one or two people fill one row.
     headings = page.locator(".people-grid--flow .person-card__role").all_inner_texts()
     assert len(headings) == len(set(headings)) >= 2, headings
+    assert len(rows) < len(headings), (rows, headings)
     page.context.close()
 
 
