@@ -209,6 +209,9 @@ def gallery(url: str, folder: Path) -> None:
                 page = context.new_page()
                 for name, path in GALLERY:
                     page.goto(path, wait_until="networkidle")
+                    if path.startswith("/api/docs"):
+                        # Swagger UI draws the operations after its 1.5 MB script has run.
+                        page.wait_for_selector(".opblock", timeout=60_000)
                     page.screenshot(path=folder / f"{name}-{width}-{scheme}.png")
                 context.close()
         browser.close()
