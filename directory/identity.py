@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from directory.colours import HEX_COLOUR, RGB, contrast, mix, parse_hex, ratio_text, to_hex
 from directory.images import decode_upload, refuse_larger_than
+from directory.renditions import encoded, srgb_pixels
 
 if TYPE_CHECKING:
     from directory.models import Lab
@@ -230,9 +231,7 @@ def clean_logo(*, upload: File[Any]) -> CleanLogo:
     if image.mode not in {"RGB", "RGBA"}:
         image = image.convert("RGBA")
     image.info = {}
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
-    return CleanLogo(content=buffer.getvalue(), extension="png")
+    return CleanLogo(content=encoded(image, "PNG"), extension="png")
 
 
 def _local(name: str) -> str:
@@ -304,9 +303,7 @@ def favicons(*, logo: CleanLogo, initials: str, accent: str) -> dict[int, bytes]
         copy = source.copy()
         copy.thumbnail((size, size), Image.Resampling.LANCZOS)
         square.paste(copy, ((size - copy.width) // 2, (size - copy.height) // 2), copy)
-        buffer = io.BytesIO()
-        square.save(buffer, format="PNG", optimize=True)
-        icons[size] = buffer.getvalue()
+        icons[size] = encoded(square, "PNG")
     return icons
 
 
@@ -330,12 +327,7 @@ def clean_banner(*, upload: File[Any]) -> ContentFile[Any]:
         formats=("JPEG", "PNG", "WEBP"),
         longest_side=BANNER_LONGEST_SIDE,
     )
-    pixels = Image.new("RGB", image.size, "white")
-    rgba = image.convert("RGBA")
-    pixels.paste(rgba, mask=rgba.getchannel("A"))
-    buffer = io.BytesIO()
-    pixels.save(buffer, format="JPEG", quality=85, optimize=True, progressive=True)
-    return ContentFile(buffer.getvalue(), name=f"{uuid.uuid4().hex}.jpg")
+    return ContentFile(encoded(srgb_pixels(image), "JPEG"), name=f"{uuid.uuid4().hex}.jpg")
 
 
 def store_favicons(lab: "Lab") -> None:

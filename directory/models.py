@@ -10,6 +10,7 @@ from directory import identity
 from directory.addresses import FreeAddressValidator
 from directory.markdown import MarkdownField, RenderedMarkdownField, RenderedMarkdownQuerySet
 from directory.querysets import SiteQuerySet
+from directory.renditions import Shape
 from directory.validation import ValidatedModel
 
 
@@ -53,6 +54,53 @@ class PublicPage(ValidatedModel):
                 errors.setdefault("slug", []).extend(error.error_list)
         if errors:
             raise ValidationError(errors)
+
+
+def _image_path(row: "Illustrated", filename: str) -> str:
+    return f"{row.image_folder}/{filename}"
+
+
+class Illustrated(models.Model):
+    """A row that may have a picture (a news item's, a paper's teaser, a group's), shown at the
+    sizes of `image_shapes` ({use: Shape in CSS pixels}) from renditions made once, when it is
+    saved (directory/renditions.py, directory/illustrations.py). Each model adds the
+    constraint `image_has_alt_text` makes."""
+
+    image_shapes: ClassVar[dict[str, Shape]]
+    image_folder: ClassVar[str]
+
+    image = models.ImageField(
+        upload_to=_image_path,
+        blank=True,
+        help_text=(
+            "Optional: JPEG, PNG or WebP. It is cropped to the shapes the pages show and stored "
+            "re-encoded, without the file's metadata (camera, GPS position)."
+        ),
+    )
+    image_alt = models.CharField(
+        "image description for screen readers",
+        max_length=300,
+        blank=True,
+        help_text="Describes the image for people who cannot see it. Needed with an image.",
+    )
+    # {use: {format extension: [name at 1x, at 2x, at 3x]}} (directory/renditions.py); empty
+    # without an image.
+    image_renditions = models.JSONField(default=dict, blank=True, editable=False)
+
+    class Meta:
+        abstract = True
+
+
+def image_has_alt_text(name: str) -> models.CheckConstraint:
+    """Every image on the site has alt text: a row with an image and none cannot be saved."""
+    return models.CheckConstraint(
+        condition=models.Q(image="") | ~models.Q(image_alt=""),
+        name=name,
+        violation_error_message=IMAGE_NEEDS_ALT_TEXT,
+    )
+
+
+IMAGE_NEEDS_ALT_TEXT = "Describe the image for people who cannot see it."
 
 
 class WebLink(ValidatedModel):

@@ -5,7 +5,8 @@ The site is served as the browser suite serves it (DEBUG off, collected static f
 with Debian's Chromium. The seed names no lab, so the lab's name, tagline, institution and
 introduction are typed in as staff would, one paper (CausalMesh) gets a sample abstract, links
 and a DOI, and the lab a sample identity (SAMPLE_IDENTITY): a logo, an accent colour, a banner
-and a generated portrait for two of the four people, the others keeping their placeholders.
+and a generated portrait for two of the four people, the others keeping their placeholders;
+a research group, and sample pictures for a news item, a paper and the group (SAMPLE_PICTURES).
 
 The gallery has every page type (GALLERY) at 390 and 1440 px, light and dark, the first screen
 of each: what a reviewer compares with the anchors (issue 26). `--dark` shoots the README's
@@ -86,6 +87,50 @@ for slug, skin, shirt in (("hang-zhu", "#c9a27e", "#2f4f6f"), ("zerui-wang", "#e
     person.photo_alt = f"Portrait of {person.name}"
     save_photo(person=person, photo=clean_photo(upload=jpeg(portrait)))
 """
+# A research group (the seed has none) and sample pictures for a news item, a paper's teaser
+# and the group, made with Pillow and stored as an upload through the admin is (the seed itself
+# holds no pictures: its fixtures hold only what the four profiles say).
+SAMPLE_PICTURES = """
+import io
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image, ImageDraw
+from directory.illustrations import clean_illustration, save_with_image
+from news.models import NewsItem
+from people.models import Membership, Person, ResearchGroup
+from publications.models import Publication
+
+def picture(ground, shapes):
+    image = Image.new("RGB", (1600, 1000), ground)
+    draw = ImageDraw.Draw(image)
+    for index, colour in enumerate(shapes):
+        left = 160 + index * 420
+        draw.rounded_rectangle((left, 260, left + 360, 740), radius=40, fill=colour)
+        draw.ellipse((left + 90, 340, left + 270, 520), fill="#f4efe6")
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=90)
+    return SimpleUploadedFile("upload.jpg", buffer.getvalue(), content_type="image/jpeg")
+
+group = ResearchGroup.objects.create(
+    name="Machine Learning Systems", slug="ml-systems",
+    short_description="Systems for training and serving large models.",
+    description="We build schedulers, caches and runtimes for **large models**.",
+)
+people = {person.slug: person for person in Person.objects.all()}
+Membership.objects.create(group=group, person=people["hao-zhang"], role="leader")
+Membership.objects.create(group=group, person=people["zerui-wang"], role="phd-student", start="2023-09")
+Membership.objects.create(group=group, person=people["hang-zhu"], role="phd-student", start="2022-09")
+rows = [
+    (NewsItem.objects.get(slug="linear-attention-visualized"), "#22313f",
+     ("#c98f6b", "#4f7f9f", "#8a5a3c"), "Attention maps of a linear model, drawn as tiles"),
+    (Publication.objects.get(slug="causalmesh"), "#2f4f4f",
+     ("#7fb3a3", "#d9a441", "#5f7fbf"), "CausalMesh's cache between three serverless functions"),
+    (group, "#3a2f4f", ("#b07aa1", "#6f9fcf", "#cf9f6f"), "The group's GPU servers in the machine room"),
+]
+for row, ground, shapes, alt in rows:
+    row.image_alt = alt
+    upload = picture(ground, shapes)
+    save_with_image(row=row, image=clean_illustration(upload=upload, model=type(row)))
+"""
 LOGO = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
     '<rect width="64" height="64" rx="14" fill="#7a1f5c"/>'
@@ -104,6 +149,8 @@ GALLERY = [
     ("paper", "/publications/causalmesh/"),
     ("news", "/news/"),
     ("news-item", "/news/linear-attention-visualized/"),
+    ("groups", "/groups/"),
+    ("group", "/groups/ml-systems/"),
     ("search", "/search/?q=zhang"),
     ("api-docs", "/api/docs"),
     ("admin-sign-in", "/admin/login/"),
@@ -162,6 +209,9 @@ def gallery(url: str, folder: Path) -> None:
                 page = context.new_page()
                 for name, path in GALLERY:
                     page.goto(path, wait_until="networkidle")
+                    if path.startswith("/api/docs"):
+                        # Swagger UI draws the operations after its 1.5 MB script has run.
+                        page.wait_for_selector(".opblock", timeout=60_000)
                     page.screenshot(path=folder / f"{name}-{width}-{scheme}.png")
                 context.close()
         browser.close()
@@ -176,6 +226,7 @@ def main() -> None:
         prepare_site(environment, staff=[])
         manage(environment, "shell", "-c", SAMPLE_CONTENT)
         manage(environment, "shell", "-c", f"LOGO = {LOGO.encode()!r}\n{SAMPLE_IDENTITY}")
+        manage(environment, "shell", "-c", SAMPLE_PICTURES)
         with runserver(environment) as url:
             take(url, folder, "dark" if dark else "light")
             if not dark:

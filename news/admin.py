@@ -1,11 +1,11 @@
 from django.contrib import admin
 
-from directory.history import HistoryAdmin
+from directory.illustrations import IllustratedAdmin
 from news.models import NewsItem
 
 
 @admin.register(NewsItem)
-class NewsItemAdmin(HistoryAdmin):
+class NewsItemAdmin(IllustratedAdmin):
     list_display = ["title", "date", "kind", "is_published"]
     list_filter = ["kind", "is_published"]
     search_fields = ["title", "body"]
@@ -16,6 +16,7 @@ class NewsItemAdmin(HistoryAdmin):
         "slug",
         ("date", "kind"),
         "body",
+        ("image", "image_alt"),
         "people",
         "publications",
         "groups",

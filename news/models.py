@@ -3,9 +3,10 @@ from django.db.models.functions import Substr
 from simple_history.models import HistoricalRecords
 
 from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import PublicPage
+from directory.models import Illustrated, PublicPage, image_has_alt_text
 from directory.partial_dates import PartialDateField, year_of
 from directory.querysets import PublishableQuerySet
+from directory.renditions import Shape
 from people.models import Person, ResearchGroup, covers_year
 from publications.models import Publication
 
@@ -75,8 +76,11 @@ class NewsItemQuerySet(PublishableQuerySet):
         )
 
 
-class NewsItem(PublicPage):
+class NewsItem(PublicPage, Illustrated):
     url_name = "news:detail"
+    # A small picture beside the summary in lists, a larger one atop the item's page.
+    image_shapes = {"thumbnail": Shape(120, 80), "page": Shape(720, 405)}
+    image_folder = "news"
 
     class Kind(models.TextChoices):
         NEWS = "news", "News"
@@ -125,6 +129,7 @@ class NewsItem(PublicPage):
         # The slug last: items of one date and title keep one order, page after page.
         ordering = ["-date", "title", "slug"]
         verbose_name = "news item"
+        constraints = [image_has_alt_text("newsitem_image_has_alt_text")]
         indexes = [
             # The news page lists newest first.
             models.Index(fields=["-date"], name="newsitem_date_desc"),

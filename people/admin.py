@@ -16,6 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext
 
 from directory.history import HistoryAdmin
+from directory.illustrations import IllustratedAdmin
 from directory.ordered_admin import OrderedStackedInline, OrderedTabularInline
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
@@ -314,7 +315,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(ResearchGroup)
-class ResearchGroupAdmin(HistoryAdmin):
+class ResearchGroupAdmin(IllustratedAdmin):
     list_display = ["name", "position", "member_count", "is_published"]
     list_editable = ["position"]
     search_fields = ["name"]
@@ -325,6 +326,7 @@ class ResearchGroupAdmin(HistoryAdmin):
         "slug",
         "short_description",
         "description",
+        ("image", "image_alt"),
         "areas",
         "position",
         "is_published",

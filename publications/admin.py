@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 
 from directory.history import HistoryAdmin
+from directory.illustrations import IllustratedAdmin
 from directory.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTabularInline
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
@@ -297,7 +298,7 @@ class WaitingForEditorFilter(admin.SimpleListFilter):
 
 
 @admin.register(Publication)
-class PublicationAdmin(MemberScopedAdmin):
+class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
     change_list_template = "admin/publications/publication/change_list.html"
     list_display = ["title", "venue", "year", "type", "status", "is_featured", "is_published"]
     list_filter = [
@@ -320,6 +321,7 @@ class PublicationAdmin(MemberScopedAdmin):
         (None, {"fields": ["title", "slug", ("venue", "year"), ("type", "status")]}),
         ("On the site", {"fields": ["is_published", "is_featured"]}),
         ("Details", {"fields": ["doi", "publisher", "abstract", "areas"]}),
+        ("Teaser image", {"fields": ["image", "image_alt"]}),
     ]
     inlines = [AuthorshipInline, AwardInline, LinkInline]
 

@@ -12,9 +12,17 @@ from simple_history.models import HistoricalRecords
 from directory.colours import validate_badge_colour
 from directory.identifiers import DoiField
 from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import OrderedRow, OrderedRowQuerySet, PublicPage, WebLink
+from directory.models import (
+    Illustrated,
+    OrderedRow,
+    OrderedRowQuerySet,
+    PublicPage,
+    WebLink,
+    image_has_alt_text,
+)
 from directory.partial_dates import YEAR_VALIDATORS
 from directory.querysets import PublishableQuerySet, SiteQuerySet
+from directory.renditions import Shape
 from directory.roles import EDIT_ALL_CODENAME
 from directory.validation import ValidatedModel, validate_visible_name
 from people.models import (
@@ -315,8 +323,11 @@ class PublicationQuerySet(PairsFollowWrites, PublishableQuerySet):
         )
 
 
-class Publication(PublicPage):
+class Publication(PublicPage, Illustrated):
     url_name = "publications:detail"
+    # A teaser: small beside the entry in lists, larger on the paper's page.
+    image_shapes = {"thumbnail": Shape(144, 90), "page": Shape(480, 300)}
+    image_folder = "publications"
 
     class Type(models.TextChoices):
         CONFERENCE_PAPER = "conference-paper", "Conference paper"
@@ -412,6 +423,7 @@ class Publication(PublicPage):
         # The slug last: papers of one year and title keep one order, so a page of the list,
         # of the API and of an export never repeats or skips one of them.
         ordering = [models.F("year").desc(nulls_last=True), "title", "slug"]
+        constraints = [image_has_alt_text("publication_image_has_alt_text")]
         indexes = [
             # The facets count published papers by year, venue and type: with is_published in
             # the index they read the index alone, not every row (20 ms instead of 480 at

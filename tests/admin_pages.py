@@ -16,7 +16,7 @@ def _post_value(bound_field):
 def _form_data(form) -> dict:
     data = {}
     for name in form.fields:
-        if name == "photo":
+        if name in ("photo", "image"):
             continue
         value = _post_value(form[name])
         if value is not None:

@@ -6,6 +6,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from directory.icons import PATHS
+from directory.renditions import sources
 
 register = template.Library()
 
@@ -52,3 +53,29 @@ def icon(name: str) -> str:
         'stroke-linecap="round" stroke-linejoin="round"><path d="{}"/></svg>',
         path,
     )
+
+
+@register.inclusion_tag("includes/picture.html")
+def illustration(row, use: str, *, css_class: str = "", eager: bool = False) -> dict:
+    """A row's picture (directory.models.Illustrated) as `use` shows it: a <picture> whose
+    renditions were made when it was saved (directory/renditions.py); nothing without one.
+    A small picture is shown at its own width; a wide one (over 400 px) as wide as the screen
+    allows on a phone, so `sizes` tells the browser so."""
+    if not row.image:
+        return {}
+    shape = type(row).image_shapes[use]
+    found = sources(row.image.storage, (row.image_renditions or {}).get(use, {}), shape.width)
+    fallback = found.pop() if found and found[-1]["type"] == "image/jpeg" else None
+    wide = shape.width > 400
+    return {
+        "row": row,
+        "shape": shape,
+        "css_class": css_class,
+        "sources": found,
+        "fallback": fallback,
+        "src": fallback["src"] if fallback else row.image.url,
+        "sizes": f"(max-width: {shape.width + 64}px) calc(100vw - 2rem), {shape.width}px"
+        if wide
+        else f"{shape.width}px",
+        "eager": eager,
+    }

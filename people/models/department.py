@@ -7,7 +7,7 @@ from django.db.models.lookups import GreaterThanOrEqual, IsNull, LessThanOrEqual
 from simple_history.models import HistoricalRecords
 
 from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import OrderedRow, PublicPage
+from directory.models import Illustrated, OrderedRow, PublicPage, image_has_alt_text
 from directory.partial_dates import (
     PartialDateField,
     ends_after_it_starts,
@@ -15,6 +15,7 @@ from directory.partial_dates import (
     year_of,
 )
 from directory.querysets import PublishableQuerySet, SiteQuerySet
+from directory.renditions import Shape
 from directory.validation import ValidatedModel
 from people.models.cv import Education
 from people.models.identities import ExternalPerson, member_or_external
@@ -52,11 +53,14 @@ class ResearchGroupQuerySet(PublishableQuerySet):
         )
 
 
-class ResearchGroup(PublicPage):
+class ResearchGroup(PublicPage, Illustrated):
     """A research group of the department: its page lists its people by role, their papers
     while they were members, its news and its alumni."""
 
     url_name = "groups:detail"
+    # A picture atop the group's card in the list, and a wide one atop its page.
+    image_shapes = {"card": Shape(336, 168), "header": Shape(960, 320)}
+    image_folder = "groups"
 
     name = models.CharField(max_length=200, unique=True, help_text='e.g. "Networked Systems".')
     slug = models.SlugField(
@@ -83,6 +87,7 @@ class ResearchGroup(PublicPage):
     class Meta:
         ordering = ["position", "name"]
         verbose_name = "research group"
+        constraints = [image_has_alt_text("researchgroup_image_has_alt_text")]
 
     def __str__(self):
         return self.name

@@ -1,8 +1,9 @@
 from django import template
 
+from directory.renditions import sources
 from directory.structured_data import json_ld_script
 from people.avatars import avatar_colours
-from people.photos import DENSITIES, PORTRAIT_SIZES, RENDITION_FORMATS
+from people.photos import PORTRAIT_SIZES
 from people.structured_data import profile
 
 register = template.Library()
@@ -23,19 +24,10 @@ def avatar(person, *, large: bool = False):
     if not person.photo:
         context["tint"], context["ink"] = avatar_colours(number=person.pk, name=person.name)
         return context
-    renditions = (person.photo_renditions or {}).get(use, {})
-    storage = person.photo.storage
-    sources = []
-    for name, extension in RENDITION_FORMATS:
-        if extension in renditions:
-            srcset = ", ".join(
-                f"{storage.url(stored)} {size * density}w"
-                for stored, density in zip(renditions[extension], DENSITIES, strict=False)
-            )
-            sources.append({"type": f"image/{name.lower()}", "srcset": srcset})
+    found = sources(person.photo.storage, (person.photo_renditions or {}).get(use, {}), size)
     # The JPEG is the <img> itself; the others are <source>s before it.
-    context["fallback"] = sources.pop() if sources and sources[-1]["type"] == "image/jpeg" else None
+    context["fallback"] = found.pop() if found and found[-1]["type"] == "image/jpeg" else None
     if context["fallback"]:
-        context["src"] = storage.url(renditions["jpg"][0])
-    context["sources"] = sources
+        context["src"] = context["fallback"]["src"]
+    context["sources"] = found
     return context

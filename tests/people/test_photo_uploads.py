@@ -266,7 +266,9 @@ def test_a_photo_is_stored_once_with_square_renditions_at_1x_2x_and_3x_in_avif_w
     for use, size in (("card", 112), ("profile", 160)):
         for extension, format in (("avif", "AVIF"), ("webp", "WEBP"), ("jpg", "JPEG")):
             names = person.photo_renditions[use][extension]
-            assert names == [f"people/{stem}-{size * density}.{extension}" for density in (1, 2, 3)]
+            assert names == [
+                f"people/{stem}-{use}-{size * density}.{extension}" for density in (1, 2, 3)
+            ]
             for name, density in zip(names, (1, 2, 3), strict=True):
                 with Image.open(Person._meta.get_field("photo").storage.open(name)) as image:
                     assert (image.format, image.size) == (format, (size * density,) * 2)
