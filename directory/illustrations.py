@@ -70,7 +70,7 @@ def _stored_names(row: Illustrated) -> list[str]:
     return ([image] if image else []) + stored_names(renditions)
 
 
-class IllustratedForm(forms.ModelForm):
+class IllustratedForm(forms.ModelForm[Any]):
     """Refuses an image that is not a sound JPEG, PNG or WebP, or one without a description,
     with a message on the field. An image it accepts is kept, with its renditions, in
     `new_image`; `new_image` stays None when the image is cleared or left as it was."""

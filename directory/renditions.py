@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from django.core.files import File
 from django.core.files.base import ContentFile
@@ -61,14 +62,14 @@ class CleanImage:
     renditions: dict[tuple[str, str, int], bytes]
     stem: str = field(default_factory=lambda: uuid.uuid4().hex)
 
-    def as_file(self) -> ContentFile:
+    def as_file(self) -> ContentFile[bytes]:
         """The image under its generated name: what a form may put on a model."""
         return ContentFile(self.original, name=f"{self.stem}.jpg")
 
 
 def clean_image(
     *,
-    upload: File,
+    upload: File[Any],
     noun: str,
     max_bytes: int,
     max_pixels: int,
@@ -175,7 +176,9 @@ def _delete_files(storage: Storage, names: list[str]) -> None:
         storage.delete(name)
 
 
-def sources(storage: Storage, renditions: Mapping[str, list[str]], width: int) -> list[dict]:
+def sources(
+    storage: Storage, renditions: Mapping[str, list[str]], width: int
+) -> list[dict[str, str]]:
     """The `<source>`s of a `<picture>`, best format first, JPEG last (the `<img>`'s own):
     {"type", "srcset", "src"}, with `width` the CSS pixels the image is shown at."""
     answer = []

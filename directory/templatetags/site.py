@@ -56,7 +56,7 @@ def icon(name: str) -> str:
 
 
 @register.inclusion_tag("includes/picture.html")
-def illustration(row, use: str, *, css_class: str = "", eager: bool = False) -> dict:
+def illustration(row: Any, use: str, *, css_class: str = "", eager: bool = False) -> dict[str, Any]:
     """A row's picture (directory.models.Illustrated) as `use` shows it: a <picture> whose
     renditions were made when it was saved (directory/renditions.py); nothing without one.
     A small picture is shown at its own width; a wide one (over 400 px) as wide as the screen

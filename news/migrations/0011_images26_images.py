@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('news', '0010_markdown_rendered_html'),
         ('people', '0019_images26_images'),
-        ('publications', '0027_images26_images'),
+        ('publications', '0029_images26_images'),
     ]
 
     operations = [

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('people', '0019_images26_images'),
-        ('publications', '0026_look2_venue_colour'),
+        ('publications', '0028_perf24_coauthor_pairs'),
     ]
 
     operations = [
