@@ -104,7 +104,7 @@ class Migration(migrations.Migration):
                     models.CharField(
                         help_text="The name as the person writes it.",
                         max_length=200,
-                        validators=[directory.validation.validate_visible_name],
+                        validators=[directory.validation.validate_initials, directory.validation.validate_visible_name],
                     ),
                 ),
                 (
@@ -195,7 +195,7 @@ class Migration(migrations.Migration):
                     models.CharField(
                         help_text="The name as the person writes it.",
                         max_length=200,
-                        validators=[directory.validation.validate_visible_name],
+                        validators=[directory.validation.validate_initials, directory.validation.validate_visible_name],
                     ),
                 ),
                 (
@@ -333,7 +333,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 help_text="The name as the person writes it.",
                 max_length=200,
-                validators=[directory.validation.validate_visible_name],
+                validators=[directory.validation.validate_initials, directory.validation.validate_visible_name],
             ),
         ),
         migrations.AlterField(

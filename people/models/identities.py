@@ -12,7 +12,7 @@ from directory.identifiers import (
     OrcidField,
 )
 from directory.querysets import SiteQuerySet
-from directory.validation import ValidatedModel, validate_visible_name
+from directory.validation import ValidatedModel, validate_initials, validate_visible_name
 from people.names import normalize_name
 
 # A person has a few spellings of their name; linking asks the database for each, so a list of
@@ -84,7 +84,8 @@ class Researcher(KnownByNames, ValidatedModel):
 
     name = models.CharField(
         max_length=200,
-        validators=[validate_visible_name],
+        # The initials avatar draws two letters: a name that makes more is refused.
+        validators=[validate_initials, validate_visible_name],
         help_text="The name as the person writes it.",
     )
     slug = models.SlugField(

@@ -3,7 +3,6 @@
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from simple_history.models import HistoricalRecords
 
@@ -13,7 +12,7 @@ from directory.identifiers import (
 from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import PublicPage
 from directory.querysets import PublishableQuerySet, SiteQuerySet
-from directory.validation import ValidatedModel, validate_initials
+from directory.validation import ValidatedModel
 from people.avatars import initials_of
 from people.models.identities import Researcher, _lines, validate_aliases
 
@@ -330,22 +329,6 @@ class Person(PublicPage, Researcher):
 
     def __str__(self):
         return self.name
-
-    def clean_fields(self, exclude=None):
-        """A member's name also makes the two letters of the initials avatar (an outsider has
-        no avatar, so the researcher's own field does not ask it)."""
-        errors: dict[str, list[ValidationError]] = {}
-        try:
-            super().clean_fields(exclude=exclude)
-        except ValidationError as error:
-            errors = error.update_error_dict(errors)
-        if not (exclude and "name" in exclude) and "name" not in errors:
-            try:
-                validate_initials(self.name)
-            except ValidationError as error:
-                errors["name"] = error.error_list
-        if errors:
-            raise ValidationError(errors)
 
     @property
     def described(self) -> str:
