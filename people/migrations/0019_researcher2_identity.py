@@ -80,13 +80,14 @@ class SetBases(migrations.operations.base.Operation):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("people", "0017_markdown_rendered_html"),
+        ("people", "0018_look1_photo_renditions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
         # On SQLite the primary-key swap rebuilds every table pointing at a profile, from the
         # migration state of the moment: after these, so it rebuilds them as they are now
         # (and undoing it does too). Re-chain them to the latest when merging.
-        ("publications", "0023_search_fold_search_text"),
+        ("publications", "0026_look2_venue_colour"),
         ("news", "0010_markdown_rendered_html"),
+        ("directory", "0013_look1_identity"),
     ]
 
     operations = [
