@@ -4,6 +4,8 @@ compared before and after, and the time it takes.
     DEBUG=1 .venv/bin/python -m benchmarks.researcher_migration --papers 20000
 
 Uses DATABASE_URL's database (a fresh SQLite file by default); the database must be empty.
+With --existing, it migrates DATABASE_URL's database as found instead (a copy of a seeded or a
+live site's database, left at people 0018), comparing the same way.
 tests/people/test_researcher_migration.py runs the same comparison on a small department.
 """
 
@@ -210,19 +212,37 @@ def run_migration(
 ) -> list[str]:
     """Migrate back to before the migration, generate, record, migrate forward, compare.
     Returns the differences (none when the migration kept everything)."""
+
+    def fill(old: Any) -> None:
+        started = time.perf_counter()
+        generate(old, members=members, outsiders=outsiders, papers=papers)
+        log(f"generated in {time.perf_counter() - started:.1f} s")
+
+    return _compare_across(connection, fill=fill, log=log)
+
+
+def migrate_existing(connection: Any, *, log: Callable[[str], None]) -> list[str]:
+    """Record a database left just before the migration (a copy of a seeded or a live site's),
+    migrate it forward, compare. Returns the differences."""
+    return _compare_across(connection, fill=None, log=log)
+
+
+def _compare_across(
+    connection: Any, *, fill: Callable[[Any], None] | None, log: Callable[[str], None]
+) -> list[str]:
+    """Every app at its latest migration, people just before the researcher's: `fill` the
+    database there (or take it as it is), record it, migrate forward, compare."""
     from django.db.migrations.executor import MigrationExecutor
 
     executor = MigrationExecutor(connection)
-    # Every app at its latest migration, people just before the researcher's.
     after = executor.loader.graph.leaf_nodes()
     before = [BEFORE_PEOPLE if app == "people" else (app, name) for app, name in after]
     executor.migrate(before)
     try:
         executor.loader.build_graph()
         old = executor.loader.project_state(before).apps
-        started = time.perf_counter()
-        generate(old, members=members, outsiders=outsiders, papers=papers)
-        log(f"generated in {time.perf_counter() - started:.1f} s")
+        if fill is not None:
+            fill(old)
         recorded = snapshot(old)
         log(
             "before: "
@@ -257,6 +277,12 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=20_000)
     parser.add_argument("--members", type=int, default=400)
     parser.add_argument("--outsiders", type=int, default=3_000)
+    parser.add_argument(
+        "--existing",
+        action="store_true",
+        help="migrate DATABASE_URL's database as it is (a copy of a seeded or live site's, at "
+        "people 0018) instead of generating one",
+    )
     options = parser.parse_args()
     if "DATABASE_URL" not in os.environ:
         folder = tempfile.mkdtemp(prefix="researcher-migration-")
@@ -268,15 +294,19 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    call_command("migrate", verbosity=0)
-    print(f"{connection.vendor}, {options.papers:,} papers")
-    found = run_migration(
-        connection,
-        members=options.members,
-        outsiders=options.outsiders,
-        papers=options.papers,
-        log=print,
-    )
+    if options.existing:
+        print(f"{connection.vendor}, the database as found")
+        found = migrate_existing(connection, log=print)
+    else:
+        call_command("migrate", verbosity=0)
+        print(f"{connection.vendor}, {options.papers:,} papers")
+        found = run_migration(
+            connection,
+            members=options.members,
+            outsiders=options.outsiders,
+            papers=options.papers,
+            log=print,
+        )
     print("differences:", len(found))
     for line in found:
         print(" ", line)
