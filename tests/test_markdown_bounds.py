@@ -284,7 +284,11 @@ def test_every_way_of_writing_a_row_stores_its_rendered_markdown(tmp_path):
 def test_rows_stored_before_get_their_html_from_the_data_migration():
     person = make_person(bio="*stored before*")
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE people_person SET bio_html = '' WHERE id = %s", [person.pk])
+        # The profile's key is its researcher link (people 0018), not a column named id.
+        cursor.execute(
+            f"UPDATE people_person SET bio_html = '' WHERE {Person._meta.pk.column} = %s",
+            [person.pk],
+        )
     fill_rendered_markdown(Person)
     assert "<em>stored before</em>" in Person.objects.get(pk=person.pk).bio_html
 

@@ -349,10 +349,20 @@ def test_the_admin_refuses_day_0_with_a_message_on_the_field(editor_client):
 
 
 def store_raw(model, pk, **values) -> None:
-    table = connection.ops.quote_name(model._meta.db_table)
-    columns = ", ".join(f"{connection.ops.quote_name(column)} = %s" for column in values)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET {columns} WHERE id = %s", [*values.values(), pk])
+    """Each value into the table of the model that declares its field: a profile's name and
+    ORCID iD are its researcher's columns (people 0018), with the same id."""
+    tables: dict = {}
+    for name, value in values.items():
+        field = model._meta.get_field(name)
+        tables.setdefault(field.model._meta, {})[field.column] = value
+    for meta, columns in tables.items():
+        table = connection.ops.quote_name(meta.db_table)
+        assigned = ", ".join(f"{connection.ops.quote_name(column)} = %s" for column in columns)
+        key = connection.ops.quote_name(meta.pk.column)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET {assigned} WHERE {key} = %s", [*columns.values(), pk]
+            )
 
 
 @pytest.mark.django_db

@@ -12,7 +12,7 @@ from directory.identifiers import (
     OrcidField,
 )
 from directory.querysets import SiteQuerySet
-from directory.validation import ValidatedModel, validate_visible_name
+from directory.validation import ValidatedModel, validate_initials, validate_visible_name
 from people.names import normalize_name
 
 # A person has a few spellings of their name; linking asks the database for each, so a list of
@@ -64,6 +64,85 @@ def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+class ResearcherQuerySet(SiteQuerySet):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+
+# The part of the dblp address after "dblp.org/pid/": a researcher's and an external record's.
+DBLP_VALIDATOR = RegexValidator(
+    r"^[\w-]+(/[\w.-]+)+$", 'Write the part after "dblp.org/pid/", e.g. "84/2427".'
+)
+
+
+class Researcher(KnownByNames, ValidatedModel):
+    """One human the site names: the names author lists print, identifiers, affiliation.
+
+    A member's profile (Person) extends it: the profile's name, slug, aliases and ORCID iD are
+    this row's, stored once (docs/decisions/researcher-identity.md).
+    """
+
+    name = models.CharField(
+        max_length=200,
+        # The initials avatar draws two letters: a name that makes more is refused.
+        validators=[validate_initials, validate_visible_name],
+        help_text="The name as the person writes it.",
+    )
+    slug = models.SlugField(
+        "web address (slug)",
+        max_length=200,
+        unique=True,
+        help_text="A member's profile address: /people/slug/. Names the researcher in the "
+        "seeded data and exports.",
+    )
+    aliases = models.TextField(
+        blank=True,
+        validators=[validate_aliases],
+        help_text=(
+            "Other spellings of the name found in author lists, one per line "
+            '(e.g. "H. Zhu"). Used to link publications to this person. An alias another '
+            "person goes by is refused."
+        ),
+    )
+    orcid = OrcidField(
+        "ORCID iD",
+        help_text=f'e.g. "{ORCID_EXAMPLE}", or its address on orcid.org. Shown on the profile '
+        "and in the site's data, so other sites can tell this person from namesakes.",
+    )
+    dblp = models.CharField(
+        "dblp identifier",
+        max_length=100,
+        blank=True,
+        validators=[DBLP_VALIDATOR],
+        help_text='The part of the dblp address after "dblp.org/pid/", e.g. "84/2427".',
+    )
+    affiliation = models.CharField(
+        max_length=300, blank=True, help_text="Where they work, when known."
+    )
+    homepage = models.URLField(blank=True)
+
+    objects = ResearcherQuerySet.as_manager()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name", "slug"]
+        constraints = [
+            # An ORCID iD names one human: a second researcher with it is the same person twice.
+            models.UniqueConstraint(
+                fields=["orcid"],
+                condition=~models.Q(orcid=""),
+                name="researcher_orcid_unique",
+                violation_error_message="Another profile has this ORCID iD.",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.slug,)
+
+
 class ExternalPersonQuerySet(SiteQuerySet):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
@@ -100,11 +179,7 @@ class ExternalPerson(KnownByNames, ValidatedModel):
         "dblp identifier",
         max_length=100,
         blank=True,
-        validators=[
-            RegexValidator(
-                r"^[\w-]+(/[\w.-]+)+$", 'Write the part after "dblp.org/pid/", e.g. "84/2427".'
-            )
-        ],
+        validators=[DBLP_VALIDATOR],
         help_text='The part of the dblp address after "dblp.org/pid/", e.g. "84/2427".',
     )
     homepage = models.URLField(blank=True)

@@ -1,22 +1,20 @@
 """A member's profile: the directory's sections, the research areas, the person."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from simple_history.models import HistoricalRecords
 
 from directory.identifiers import (
-    ORCID_EXAMPLE,
-    OrcidField,
     orcid_url,
 )
 from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import PublicPage
 from directory.querysets import PublishableQuerySet, SiteQuerySet
-from directory.validation import ValidatedModel, validate_initials, validate_visible_name
+from directory.validation import ValidatedModel
 from people.avatars import initials_of
-from people.models.identities import KnownByNames, _lines, validate_aliases
+from people.models.identities import Researcher, _lines, validate_aliases
 
 if TYPE_CHECKING:
     # The department's rows point at a person; the profile reads them in its methods.
@@ -91,6 +89,45 @@ class ResearchArea(PublicPage):
 
 
 class PersonQuerySet(PublishableQuerySet):
+    def get_by_natural_key(self, slug):
+        """The profile of the researcher with `slug`. Loading a fixture asks before the profile
+        exists, for the id it will have: the researcher's, loaded just before it."""
+        try:
+            return self.get(slug=slug)
+        except self.model.DoesNotExist:
+            researcher = Researcher.objects.filter(slug=slug).first()
+            if researcher is None:
+                raise
+            return researcher
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        """Researchers first, then the profiles with their ids, in two bulk inserts: Django's
+        bulk_create refuses a multi-table child. Takes `batch_size` only."""
+        profiles = list(objs)
+        identity = [f for f in Researcher._meta.concrete_fields if not f.primary_key]
+        researchers = Researcher.objects.using(self.db).bulk_create(
+            [
+                Researcher(**{f.attname: getattr(profile, f.attname) for f in identity})
+                for profile in profiles
+            ],
+            batch_size=kwargs.get("batch_size"),
+        )
+        for profile, researcher in zip(profiles, researchers, strict=True):
+            profile.researcher = researcher
+            profile.id = researcher.pk
+        with transaction.atomic(using=self.db, savepoint=False):
+            self._for_write = True
+            # Django's own insert of a batch, as bulk_create makes it, for the profiles' table.
+            self._batched_insert(  # type: ignore[attr-defined]
+                profiles, self.model._meta.local_concrete_fields, kwargs.get("batch_size")
+            )
+        for profile in profiles:
+            profile._state.adding, profile._state.db = False, self.db
+        self._noted(len(profiles))
+        return profiles
+
+    bulk_create.alters_data = True  # type: ignore[attr-defined]
+
     def drafts_of(self, person):
         return models.Q(pk=person.pk)
 
@@ -173,19 +210,16 @@ class PersonQuerySet(PublishableQuerySet):
         )
 
 
-class Person(KnownByNames, PublicPage):
+class Person(PublicPage, Researcher):
     url_name = "people:detail"
 
-    name = models.CharField(
-        max_length=200,
-        # The initials avatar draws two letters: a name that makes more is refused.
-        validators=[validate_initials, validate_visible_name],
-        help_text="The name as the person writes it.",
-    )
-    slug = models.SlugField(
-        "web address (slug)",
-        unique=True,
-        help_text="The profile's address: /people/slug/.",
+    # The identity this profile extends: name, slug, aliases and ORCID iD are the researcher's.
+    researcher = models.OneToOneField(
+        Researcher,
+        parent_link=True,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="profile",
     )
     role_group = models.ForeignKey(
         RoleGroup,
@@ -204,11 +238,6 @@ class Person(KnownByNames, PublicPage):
     )
     email = models.EmailField(
         blank=True, help_text="Shown in a form people can read but address harvesters cannot."
-    )
-    orcid = OrcidField(
-        "ORCID iD",
-        help_text=f'e.g. "{ORCID_EXAMPLE}", or its address on orcid.org. Shown on the profile '
-        "and in the site's data, so other sites can tell this person from namesakes.",
     )
     research_interests = models.TextField(blank=True, help_text="One interest per line.")
     research_areas = models.ManyToManyField(
@@ -245,15 +274,6 @@ class Person(KnownByNames, PublicPage):
         blank=True,
         help_text="Describes the photo for people who cannot see it.",
     )
-    aliases = models.TextField(
-        blank=True,
-        validators=[validate_aliases],
-        help_text=(
-            "Other spellings of the name found in author lists, one per line "
-            '(e.g. "H. Zhu"). Used to link publications to this person. An alias another '
-            "person goes by is refused."
-        ),
-    )
     pending_aliases = models.TextField(
         "aliases waiting for an editor",
         blank=True,
@@ -277,7 +297,8 @@ class Person(KnownByNames, PublicPage):
         ),
     )
 
-    objects = PersonQuerySet.as_manager()
+    # The profile's own queryset, not the researcher's it inherits.
+    objects = PersonQuerySet.as_manager()  # type: ignore[assignment,misc]
     history = HistoricalRecords(
         m2m_fields=["research_areas"], excluded_fields=["short_bio_html", "bio_html"]
     )
@@ -291,13 +312,6 @@ class Person(KnownByNames, PublicPage):
                 condition=models.Q(photo="") | ~models.Q(photo_alt=""),
                 name="person_photo_has_alt_text",
                 violation_error_message="Describe the photo in its alt text.",
-            ),
-            # An ORCID iD names one person: a second profile with it is the same person twice.
-            models.UniqueConstraint(
-                fields=["orcid"],
-                condition=~models.Q(orcid=""),
-                name="person_orcid_unique",
-                violation_error_message="Another profile has this ORCID iD.",
             ),
         ]
 
@@ -380,3 +394,23 @@ class Person(KnownByNames, PublicPage):
     @property
     def interest_list(self) -> list[str]:
         return _lines(self.research_interests)
+
+
+def save_identity_of_loaded_profile(sender, instance: Person, raw=False, **kwargs) -> None:
+    """pre_save receiver: a profile loaded from a fixture (a raw save, which writes only the
+    profile's own table) writes its researcher row too, so the seed's files keep one entry
+    per member with the name, slug, aliases and ORCID iD in it."""
+    if not raw:
+        return
+    identity = {
+        field.attname: getattr(instance, field.attname)
+        for field in Researcher._meta.concrete_fields
+        if not field.primary_key
+    }
+    if instance.researcher_id is None:
+        researcher = Researcher.objects.using(kwargs.get("using")).create(**identity)
+        instance.researcher_id = instance.id = researcher.pk
+    else:
+        Researcher.objects.using(kwargs.get("using")).filter(pk=instance.researcher_id).update(
+            **identity
+        )
