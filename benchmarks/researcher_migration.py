@@ -1,4 +1,4 @@
-"""The Researcher migration (people 0019) on a generated database: every count and every link
+"""The Researcher migration (people 0020) on a generated database: every count and every link
 compared before and after, and the time it takes.
 
     DEBUG=1 .venv/bin/python -m benchmarks.researcher_migration --papers 20000
@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-BEFORE_PEOPLE = ("people", "0018_look1_photo_renditions")
+BEFORE_PEOPLE = ("people", "0019_images26_images")
 # The apps whose rows the migration may touch: every row of theirs is compared.
 COMPARED_APPS = ("people", "publications", "news")
 # The researcher's fields a profile (and its history) gains: empty, nothing to compare.

@@ -1,4 +1,4 @@
-"""people 0019 gives every member a Researcher row and makes the profile its child: run on a
+"""people 0020 gives every member a Researcher row and makes the profile its child: run on a
 generated department in the schema before it, every row of people, publications and news and
 every link (which human each author, advisor, collaborator and proposal stands for) is the
 same after it. benchmarks/researcher_migration.py does the same at 20,000 papers."""

@@ -80,14 +80,14 @@ class SetBases(migrations.operations.base.Operation):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("people", "0018_look1_photo_renditions"),
+        ("people", "0019_images26_images"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
         # On SQLite the primary-key swap rebuilds every table pointing at a profile, from the
         # migration state of the moment: after these, so it rebuilds them as they are now
         # (and undoing it does too). Re-chain them to the latest when merging.
-        ("publications", "0026_look2_venue_colour"),
-        ("news", "0010_markdown_rendered_html"),
-        ("directory", "0013_look1_identity"),
+        ("publications", "0029_images26_images"),
+        ("news", "0011_images26_images"),
+        ("directory", "0014_suggest_show_citation_counts"),
     ]
 
     operations = [
