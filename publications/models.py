@@ -694,8 +694,10 @@ class CoauthorPair(models.Model):
 
     publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="+")
     year = models.PositiveSmallIntegerField(null=True)  # the paper's, which may be unknown
-    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
-    partner = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+    # Named reverse relations, not "+": Django leaves hidden ones out when a profile's key
+    # column changes (people 0020 on SQLite rebuilds only the tables it knows point at it).
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="pairs_as_person")
+    partner = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="pairs_as_partner")
 
     objects = CoauthorPairQuerySet.as_manager()
 

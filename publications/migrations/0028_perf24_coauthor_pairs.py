@@ -40,8 +40,8 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('year', models.PositiveSmallIntegerField(null=True)),
-                ('partner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='people.person')),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='people.person')),
+                ('partner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pairs_as_partner', to='people.person')),
+                ('person', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pairs_as_person', to='people.person')),
                 ('publication', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='publications.publication')),
             ],
             options={
