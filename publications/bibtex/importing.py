@@ -1,6 +1,7 @@
 """Importing the entries staff pick from a review: all in one transaction or none, or, for a
 long import in the worker, in short transactions of a batch of whole entries each."""
 
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
@@ -70,9 +71,12 @@ def import_bibtex(
 # and raises to roll the batch back (a job marked failed meanwhile).
 BatchSaved = Callable[[list[Publication], list[Publication], list[str]], None]
 
-# Entries saved per transaction by a batched import: on SQLite a transaction holds the one
-# write lock, so other writers (a sign-in, an editor's save) wait for at most one batch.
+# Entries saved per transaction by a batched import, at most, and the time after which a
+# batch commits with what it has (one entry at least): on SQLite a transaction holds the one
+# write lock, so other writers (a sign-in, an editor's save) wait for at most that long, far
+# inside their busy timeout (SQLITE_BUSY_TIMEOUT, 20 s). An entry takes 20 to 80 ms to save.
 SAVE_BATCH = 20
+SAVE_BATCH_SECONDS = 0.5
 
 
 def import_bibliography(
@@ -128,24 +132,29 @@ def _save_in_batches(
     left_out: list[str] = []
     if progress:
         progress("Saving", 0, len(chosen))
-    for start in range(0, len(chosen), batch_size):
-        keys = chosen[start : start + batch_size]
+    done = 0
+    while done < len(chosen):
+        keys = chosen[done : done + batch_size]
         # Reviewed again as the database is now, outside the transaction so the write lock is
         # held only while writing.
         again = review_bibliography(
             bibliography=Bibliography(entries=tuple(by_key[key] for key in keys), problems=())
         )
-        still = [item.entry.key for item in again.entries if item.importable]
-        left_out += [key for key in keys if key not in still]
+        still = {item.entry.key for item in again.entries if item.importable}
         with transaction.atomic():
-            batch = _save(again, chosen=still)
+            # Timed from here: on SQLite the transaction may first wait for the write lock.
+            batch = _save(again, chosen=still, seconds=SAVE_BATCH_SECONDS)
+            # Entries up to the last one saved are done; those after wait for the next batch.
+            keys = keys[: keys.index(batch.last_key) + 1]
             if batch_saved:
                 batch_saved(list(batch.created), list(batch.updated), keys)
+        left_out += [key for key in keys if key not in still]
         created += batch.created
         updated += batch.updated
         venues.update((venue.pk, venue) for venue in batch.venues)
+        done += len(keys)
         if progress:
-            progress("Saving", start + len(keys), len(chosen))
+            progress("Saving", done, len(chosen))
     return ImportResult(
         review=review,
         created=tuple(created),
@@ -178,13 +187,24 @@ def _chosen(review: Review, *, keys: Collection[str] | None) -> list[str]:
     return [item.entry.key for item in review.entries if item.entry.key in chosen]
 
 
-def _save(review: Review, *, chosen: Collection[str]) -> ImportResult:
-    """Save the chosen entries of a review; the caller holds the transaction."""
+@dataclass(frozen=True)
+class _Saved(ImportResult):
+    last_key: str = ""  # the last entry of the review gone through (saved, or not chosen)
+
+
+def _save(review: Review, *, chosen: Collection[str], seconds: float | None = None) -> _Saved:
+    """Save the chosen entries of a review, in order, stopping after the first entry that ends
+    past `seconds`; the caller holds the transaction."""
+    deadline = time.monotonic() + seconds if seconds is not None else None
     chosen = set(chosen)
     taken_slugs = set(Publication.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
     new_venues: dict[str, Venue] = {}
     created, updated = [], []
+    last_key = ""
     for item in review.entries:
+        if deadline is not None and last_key and time.monotonic() > deadline:
+            break
+        last_key = item.entry.key
         if item.entry.key not in chosen:
             continue
         venue = _venue_for(item.venue, new_venues)
@@ -192,11 +212,12 @@ def _save(review: Review, *, chosen: Collection[str]) -> ImportResult:
             created.append(_create(item, venue=venue, taken_slugs=taken_slugs))
         else:
             updated.append(_update(item, venue=venue))
-    return ImportResult(
+    return _Saved(
         review=review,
         created=tuple(created),
         updated=tuple(updated),
         venues=tuple(new_venues.values()),
+        last_key=last_key,
     )
 
 
