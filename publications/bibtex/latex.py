@@ -249,3 +249,12 @@ def _latex_decoder() -> LinearLatexDecoder:
 
 # The one decoder every read uses: its table of macros is built once, its pieces remembered.
 LATEX_DECODER = _latex_decoder()
+
+# "$...$" and "$$...$$" in text that is otherwise not LaTeX (arXiv's titles and abstracts,
+# where "5%" is a percentage, not a comment).
+MATH_SPAN = re.compile(r"\$\$[^$]+\$\$|\$[^$]+\$")
+
+
+def math_as_text(text: str) -> str:
+    """The math in plain text read as text ("$O(n^2)$" is "O(n²)"), the rest left as it is."""
+    return MATH_SPAN.sub(lambda found: LATEX_DECODER.latex_to_text(found[0]), text)

@@ -137,3 +137,21 @@ def test_latex_math_in_titles_and_abstracts_reads_as_text():
 def test_math_is_stored_as_text_too():
     import_bibtex(text=r"@article{m, title={Sorting in $O(n \log n)$ and $O(n^2)$}, year=2020}")
     assert Publication.objects.get().title == "Sorting in O(n log n) and O(n²)"
+
+
+def test_math_in_an_arxiv_title_and_abstract_reads_as_text_and_a_percent_stays():
+    from xml.etree.ElementTree import fromstring
+
+    from publications.identifiers import arxiv
+
+    feed = fromstring(
+        '<feed xmlns="http://www.w3.org/2005/Atom"><entry>'
+        "<id>http://arxiv.org/abs/2101.00001v2</id><published>2021-01-01T00:00:00Z</published>"
+        "<title>Sorting in $O(n^2)$ Time</title>"
+        "<summary>We gain 5% over $\\alpha$-sorting.</summary>"
+        "<author><name>Ada Lovelace</name></author></entry></feed>"
+    )
+    (entry,) = arxiv.entries(feed)
+    work = arxiv.read_entry(entry)
+    assert work.title == "Sorting in O(n²) Time"
+    assert work.abstract == "We gain 5% over α-sorting."
