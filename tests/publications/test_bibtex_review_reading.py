@@ -54,11 +54,9 @@ def test_a_crossref_parent_is_not_offered_as_a_paper_and_its_fields_fill_its_chi
     assert alpa.url == "https://www.usenix.org/conference/osdi22/presentation/zheng-lianmin"
     other = read["DBLP:conf/osdi/Other22"]
     assert (other.venue, other.year) == ("OSDI 2022", 2022)  # its own booktitle kept
-
-
-def test_a_crossref_to_an_entry_not_in_the_file_changes_nothing():
-    read = entries("@inproceedings{a, title={A}, year=2020, crossref={DBLP:conf/x/2020}}")
-    assert read["a"].year == 2020 and read["a"].venue == ""
+    # A crossref to an entry not in the file changes nothing.
+    alone = entries("@inproceedings{a, title={A}, year=2020, crossref={DBLP:conf/x/2020}}")
+    assert alone["a"].year == 2020 and alone["a"].venue == ""
 
 
 def test_reviewing_a_dblp_export_with_crossrefs_offers_only_the_papers_under_one_venue():
