@@ -106,6 +106,8 @@ def import_bibliography(
         if progress:
             progress("Saving", len(chosen), len(chosen))
         return result
+    if progress:  # the whole file's review takes a while: a job's heartbeat before it
+        progress("Comparing with the publications", 0, len(bibliography.entries))
     review = review_bibliography(bibliography=bibliography)
     chosen = _chosen(review, keys=keys)
     return _save_in_batches(
