@@ -223,39 +223,37 @@ def test_a_long_name_without_acronym_is_cut_between_words_never_given_invented_i
     assert len(proposed.short_name) <= SHORT_NAME_MAX
 
 
-@pytest.mark.parametrize(
-    ("text", "short_name"),
-    [
-        ("Proceedings of Machine Learning and Systems", "Proceedings of Machine Learning and Systems"),
-        ("Proceedings of Machine Learning and Systems 5", "Proceedings of Machine Learning and Systems"),
-        ("EECS Department, University of California, Berkeley", "EECS Department, University of California…"),
-        ("University of Cambridge", "University of Cambridge"),
-    ],
-)  # fmt: skip
-def test_a_venue_without_acronym_keeps_its_name_as_written(text, short_name):
+# Texts without an acronym, and the short name a new venue keeps: the name as written.
+NAMES_AS_WRITTEN = [
+    ("Proceedings of Machine Learning and Systems", "Proceedings of Machine Learning and Systems"),
+    ("Proceedings of Machine Learning and Systems 5", "Proceedings of Machine Learning and Systems"),
+    ("EECS Department, University of California, Berkeley", "EECS Department, University of California…"),
+    ("University of Cambridge", "University of Cambridge"),
+]  # fmt: skip
+# IEEE's "SC20", "SC22" and dblp's "{SC} 2021": one venue, SC.
+SUPERCOMPUTING = [
+    "SC20: International Conference for High Performance Computing, Networking, Storage and Analysis",
+    "SC22: International Conference for High Performance Computing, Networking, Storage and Analysis",
+    "Proceedings of the International Conference for High Performance Computing, Networking, "
+    "Storage and Analysis, {SC} 2021, St. Louis, Missouri, USA, November 14-19, 2021",
+]  # fmt: skip
+
+
+def test_a_venue_without_acronym_keeps_its_name_as_written():
     """MLSys's proceedings became "PMLS" and a Berkeley thesis's school "EECS DUCB"."""
-    proposed = VenueMatcher([]).proposed_venue(text)
-    assert proposed.short_name == short_name
-    assert proposed.full_name.startswith(short_name.rstrip("…"))
+    for text, short_name in NAMES_AS_WRITTEN:
+        proposed = VenueMatcher([]).proposed_venue(text)
+        assert proposed.short_name == short_name, text
+        assert proposed.full_name.startswith(short_name.rstrip("…"))
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "SC20: International Conference for High Performance Computing, Networking, Storage and Analysis",
-        "SC22: International Conference for High Performance Computing, Networking, Storage and Analysis",
-        "Proceedings of the International Conference for High Performance Computing, Networking, "
-        "Storage and Analysis, {SC} 2021, St. Louis, Missouri, USA, November 14-19, 2021",
-    ],
-)  # fmt: skip
-def test_an_acronym_with_its_year_stuck_to_it_is_one_venue_not_one_a_year(text):
-    """IEEE writes "SC20", "SC22": the venue is SC, found again every year."""
-    assert VenueMatcher([]).proposed_venue(text).short_name == "SC"
+def test_an_acronym_with_its_year_stuck_to_it_is_one_venue_not_one_a_year():
+    """IEEE writes "SC20", "SC22": the venue is SC, found again every year; "IC2E" keeps its
+    digit."""
     supercomputing = venue("SC", "International Conference for High Performance Computing")
-    assert VenueMatcher([supercomputing]).match(text) == supercomputing
-
-
-def test_an_acronym_with_a_digit_inside_keeps_it():
+    for text in SUPERCOMPUTING:
+        assert VenueMatcher([]).proposed_venue(text).short_name == "SC", text
+        assert VenueMatcher([supercomputing]).match(text) == supercomputing, text
     assert VenueMatcher([]).proposed_venue("IEEE IC2E 2022").short_name == "IC2E"
 
 
