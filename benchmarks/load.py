@@ -16,6 +16,12 @@ people and publications through the admin's forms, one after another, for the wh
 requests for the CV with the most papers (`cv.pdf?v=<n>`), while `/healthz` and `/publications/`
 are probed (benchmarks/slow_clients.py's `attack`). Everything runs on 127.0.0.1 and every
 server started is stopped. Prints figures only: nothing here asserts.
+
+Last, a --import-entries BibTeX import (2,000 by default) is queued for the task worker while
+--editors editors (10) save papers and people through the admin, signing in afresh every few
+saves, and visitors browse the public pages; it reports the import's time, the editors' and
+visitors' errors (a "database is locked" is one) and p99, and the progress the status page
+showed. `--only-import` skips the pages and the attack, for that phase alone.
 """
 
 import sys
@@ -31,6 +37,7 @@ import argparse  # noqa: E402
 import ast  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import re  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -49,6 +56,7 @@ PAGES = [
     "/publications/export.bib?year=2024",
 ]
 EDITOR = "load-editor"
+IMPORTING_EDITORS = "load-importer-{}"
 # As `make serve` starts the task worker: its prints yield the CPU to the web processes.
 WORKER_NICE = ["nice", "-n", "10"]
 PREPARE = """
@@ -60,6 +68,9 @@ generate(size={size}, seed=1)
 call_command("seed", "--force", verbosity=0)
 call_command("collectstatic", interactive=False, verbosity=0)
 User.objects.create_superuser({editor!r}, "load@example.org", STAFF_PASSWORD)
+for number in range({editors}):
+    name = {importing!r}.format(number)
+    User.objects.create_superuser(name, name + "@example.org", STAFF_PASSWORD)
 from django.db.models import Count
 from people.models import Person
 person = Person.objects.annotate(papers=Count("authorships")).order_by("-papers").first()
@@ -86,7 +97,12 @@ def main() -> None:
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
             cwd=ROOT, env=environment, check=True,
         )  # fmt: skip
-        prepare = PREPARE.format(size=arguments.size, editor=EDITOR)
+        prepare = PREPARE.format(
+            size=arguments.size,
+            editor=EDITOR,
+            editors=arguments.editors,
+            importing=IMPORTING_EDITORS,
+        )
         output = subprocess.run(
             [sys.executable, "manage.py", "shell", "-c", prepare],
             cwd=ROOT, env=environment, check=True, capture_output=True, text=True,
@@ -104,15 +120,21 @@ def main() -> None:
                 cwd=ROOT, env=environment, stdout=worker_log, stderr=subprocess.STDOUT,
             )  # fmt: skip
         try:
-            rows, saves, held = load(server, arguments)
+            rows, saves, held = (
+                ([], None, None) if arguments.only_import else load(server, arguments)
+            )
+            imported = import_under_load(server, environment, workspace, arguments)
         finally:
             worker.terminate()
             worker.wait()
             server.stop()
             held_prints = printed_cvs(environment)
             drop_database(environment["DATABASE_URL"])
-        held["prints"] = held_prints
-    print_table(rows, saves, held, arguments)
+        if held is not None:
+            held["prints"] = held_prints
+    if saves is not None and held is not None:
+        print_table(rows, saves, held, arguments)
+    print_import(imported, arguments)
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -125,6 +147,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--idle", type=int, default=50, help="idle sockets")
     parser.add_argument("--slow", type=int, default=20, help="slow-header clients")
     parser.add_argument("--cv", type=int, default=50, help="cache-busting CV requests")
+    parser.add_argument("--import-entries", type=int, default=2_000)
+    parser.add_argument("--editors", type=int, default=10, help="editors saving during it")
+    parser.add_argument("--only-import", action="store_true", help="the import phase alone")
     parser.add_argument("--saver", help=argparse.SUPPRESS)  # the saving process: the site's URL
     parser.add_argument("--saver-seconds", type=float, help=argparse.SUPPRESS)
     return parser.parse_args()
@@ -213,6 +238,177 @@ def save_until(url: str, *, seconds: float) -> None:
     timings.sort()
     p99 = timings[max(0, int(len(timings) * 0.99) - 1)] if timings else None
     print(json.dumps({**outcomes, "p99_ms": p99, "seconds": seconds}))
+
+
+QUEUE_IMPORT = """
+from pathlib import Path
+from django.contrib.auth.models import User
+from publications.models import BibtexImport
+from publications.tasks import run_bibtex_import
+text = Path({path!r}).read_text()
+keys = [f"load{{number:05}}" for number in range({entries})]
+job = BibtexImport.objects.create(
+    created_by=User.objects.get(username={editor!r}), text=text,
+    state=BibtexImport.State.QUEUED, importable_keys=keys, total=len(keys),
+)
+run_bibtex_import.enqueue(str(job.pk))
+print(job.pk)
+"""
+STATUS_COUNT = re.compile(r'class="import-count">(\d+) of (\d+)<')
+STATUS_STATE = re.compile(r'class="import-state"><strong>([^<]+)</strong>(?::\s*([^<]*))?')
+VISITOR_PAGES = ["/", "/publications/", "/publications/?year=2024", "/people/"]
+
+
+def import_bibliography_text(entries: int) -> str:
+    """Papers as dblp exports them: authors, a booktitle, a DOI each; all new to the site."""
+    return "".join(
+        f"@inproceedings{{load{number:05}, title={{Imported Under Load {number}: On Batches}},"
+        f" author={{Ada Lovelace and Import Author{number} and Grace Hopper}},"
+        f" booktitle={{Proceedings of the 9th Symposium on Loads, SoL 2024}}, year=2024,"
+        f" doi={{10.5555/load.{number}}}}}\n"
+        for number in range(entries)
+    )
+
+
+def import_under_load(
+    server: Server, environment: dict[str, str], workspace: Path, arguments
+) -> dict:
+    """Queue the import for the worker, then save as --editors editors and browse as two
+    visitors until its status page says it finished."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from tests.live_site import StaffMember, change_pages
+
+    url = f"http://127.0.0.1:{server.port}"
+    bib = workspace / "import.bib"
+    bib.write_text(import_bibliography_text(arguments.import_entries))
+    log(f"  import of {arguments.import_entries:,} entries, {arguments.editors} editors saving")
+    queue = QUEUE_IMPORT.format(
+        path=str(bib), entries=arguments.import_entries, editor=IMPORTING_EDITORS.format(0)
+    )
+    job = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", queue],
+        cwd=ROOT, env=environment, check=True, capture_output=True, text=True,
+    ).stdout.split()[-1]  # fmt: skip
+    status_path = f"/admin/publications/publication/import-bibtex/{job}/"
+    watcher = StaffMember(url, IMPORTING_EDITORS.format(0))
+    pages = change_pages(watcher)[:40]
+    stop = threading.Event()
+    lock = threading.Lock()
+    outcomes: dict[str, int] = {}
+    timings: dict[str, list[float]] = {"save": [], "visit": []}
+
+    def count(outcome: str, kind: str, started: float) -> None:
+        with lock:
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+            if kind:
+                timings[kind].append((time.perf_counter() - started) * 1000)
+
+    def edit(number: int) -> None:
+        saves = 0
+        member = None
+        while not stop.is_set():
+            started = time.perf_counter()
+            if member is None or saves % 5 == 0:  # sign in afresh every five saves
+                try:
+                    member = StaffMember(url, IMPORTING_EDITORS.format(number))
+                except RuntimeError:
+                    count("sign-in errors", "save", started)
+                    member = None
+                    continue
+                count("sign-ins", "", started)
+            path, form_id, field = pages[(number * 7 + saves) % len(pages)]
+            answer = member.save_change_form(
+                path, form_id, {field: f"Saved during import {saves}."}
+            )
+            count("saves" if answer.status == 302 else "save errors", "save", started)
+            saves += 1
+
+    def visit(number: int) -> None:
+        visits = 0
+        while not stop.is_set():
+            started = time.perf_counter()
+            try:
+                with urllib.request.urlopen(
+                    url + VISITOR_PAGES[(number + visits) % len(VISITOR_PAGES)], timeout=60
+                ) as response:
+                    response.read()
+                count("visits", "visit", started)
+            except (urllib.error.URLError, TimeoutError):
+                count("visit errors", "visit", started)
+            visits += 1
+
+    threads = [threading.Thread(target=edit, args=(number,)) for number in range(arguments.editors)]
+    threads += [threading.Thread(target=visit, args=(number,)) for number in range(2)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    seen: list[tuple[int, int]] = []
+    state = message = ""
+    try:
+        while time.monotonic() - started < 3600:
+            page = watcher.get(status_path).body
+            if found := STATUS_COUNT.search(page):
+                seen.append((int(found[1]), int(found[2])))
+            state = (STATUS_STATE.search(page) or [None, ""])[1]
+            if state not in ("Waiting for the worker", "Running"):
+                message = re.sub(r"<[^>]+>", " ", page.split('class="import-result">')[-1])
+                message = " ".join(message.split("</p>")[0].split())
+                break
+            time.sleep(2)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    seconds = time.monotonic() - started
+    locked = sum(
+        path.read_text(errors="replace").count("database is locked")
+        for path in workspace.rglob("*.log")
+    )
+    return {
+        "seconds": seconds,
+        "state": state,
+        "message": message,
+        "outcomes": outcomes,
+        "timings": timings,
+        "progress": seen,
+        "locked": locked,
+    }
+
+
+def p99(values: list[float]) -> float:
+    values = sorted(values)
+    return values[max(0, int(len(values) * 0.99) - 1)] if values else 0.0
+
+
+def print_import(imported: dict, arguments) -> None:
+    outcomes = imported["outcomes"]
+    errors = sum(count for name, count in outcomes.items() if "errors" in name)
+    progress = imported["progress"]
+    consistent = all(0 <= done <= total for done, total in progress)
+    print(
+        f"\nA {arguments.import_entries:,}-entry BibTeX import in the task worker while "
+        f"{arguments.editors} editors save (signing in afresh every 5 saves) and 2 visitors "
+        f"browse: {imported['state'] or 'unknown'} in {imported['seconds']:.0f} s "
+        f"({arguments.import_entries / max(imported['seconds'], 1):.1f} entries/s). "
+        f"{imported['message']}"
+    )
+    print(
+        f"  editors: {outcomes.get('saves', 0)} saves, {outcomes.get('sign-ins', 0)} sign-ins, "
+        f"{outcomes.get('save errors', 0) + outcomes.get('sign-in errors', 0)} errors, "
+        f"p99 {p99(imported['timings']['save']):,.0f} ms"
+    )
+    print(
+        f"  visitors: {outcomes.get('visits', 0)} pages, {outcomes.get('visit errors', 0)} "
+        f"errors, p99 {p99(imported['timings']['visit']):,.0f} ms"
+    )
+    print(
+        f"  errors in all: {errors}; 'database is locked' in the logs: {imported['locked']}; "
+        f"progress seen {len(progress)} times, last {progress[-1] if progress else None}, "
+        f"{'always' if consistent else 'NOT always'} within its total"
+    )
 
 
 def print_table(rows: list[dict], saves: dict, held: dict, arguments) -> None:

@@ -770,7 +770,7 @@ class BibtexImport(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Imported"
         REFUSED = "refused", "Refused: nothing was imported"
-        FAILED = "failed", "Failed: nothing was imported"
+        FAILED = "failed", "Failed"
 
     class Source(models.TextChoices):
         BIBTEX = "bibtex", "BibTeX"
@@ -794,6 +794,9 @@ class BibtexImport(models.Model):
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.BIBTEX)
     importable_keys = models.JSONField(default=list)
     skipped_keys = models.JSONField(default=list)
+    # The keys of the entries saved so far, each batch's with the batch (bibtex/jobs.py): what
+    # "Start again" leaves out after the worker stopped.
+    saved_keys = models.JSONField(default=list)
     phase = models.CharField(max_length=100, blank=True)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)

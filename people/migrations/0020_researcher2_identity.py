@@ -85,7 +85,7 @@ class Migration(migrations.Migration):
         # On SQLite the primary-key swap rebuilds every table pointing at a profile, from the
         # migration state of the moment: after these, so it rebuilds them as they are now
         # (and undoing it does too). Re-chain them to the latest when merging.
-        ("publications", "0029_images26_images"),
+        ("publications", "0030_bibreview_saved_keys"),
         ("news", "0011_images26_images"),
         ("directory", "0014_suggest_show_citation_counts"),
     ]

@@ -121,7 +121,7 @@ def import_bibtex_status_view(
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
-        "title": "BibTeX import",
+        "title": "BibTeX import" if job.source == BibtexImport.Source.BIBTEX else "Import",
         "job": with_latest_progress(job),
         "can_start_again": job.interrupted != "" and job.state == BibtexImport.State.FAILED,
         "waiting": job.phase == WAITING,

@@ -1,6 +1,8 @@
-"""Importing the entries staff pick from a review, all in one transaction or none."""
+"""Importing the entries staff pick from a review: all in one transaction or none, or, for a
+long import in the worker, in short transactions of a batch of whole entries each."""
 
-from collections.abc import Collection
+import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -45,6 +47,8 @@ class ImportResult:
     created: tuple[Publication, ...]
     updated: tuple[Publication, ...]
     venues: tuple[Venue, ...]
+    # Chosen entries a batched import found already on the site when their batch came.
+    left_out: tuple[str, ...] = ()
 
 
 def import_bibtex(
@@ -62,28 +66,109 @@ def import_bibtex(
     return import_bibliography(bibliography=bibliography, keys=keys, progress=progress)
 
 
+# Called inside each batch's transaction with what the batch saved (created, updated, and the
+# keys of its entries): a job records them there, so a batch and its record commit together,
+# and raises to roll the batch back (a job marked failed meanwhile).
+BatchSaved = Callable[[list[Publication], list[Publication], list[str]], None]
+
+# Entries saved per transaction by a batched import, at most, and the time after which a
+# batch commits with what it has (one entry at least): on SQLite a transaction holds the one
+# write lock, so other writers (a sign-in, an editor's save) wait for at most that long, far
+# inside their busy timeout (SQLITE_BUSY_TIMEOUT, 20 s). An entry takes 20 to 80 ms to save.
+SAVE_BATCH = 20
+SAVE_BATCH_SECONDS = 0.5
+
+
 def import_bibliography(
     *,
     bibliography: Bibliography,
     keys: Collection[str] | None = None,
     progress: Progress | None = None,
+    batch_size: int | None = None,
+    batch_saved: BatchSaved | None = None,
 ) -> ImportResult:
     """import_bibtex() of entries already read: from a .bib file, or from identifiers and the
-    services' exports (publications/identifiers/)."""
-    if progress:
-        progress("Saving", 0, len(bibliography.entries))
-    with transaction.atomic():
-        review = review_bibliography(bibliography=bibliography)
-        return _import_reviewed(review, keys=keys, progress=progress)
+    services' exports (publications/identifiers/).
+
+    With `batch_size`, entries are saved that many to a transaction, each batch reviewed again
+    just before it is written, so the site stays writable through a long import and a stop
+    leaves whole entries only (`batch_saved` hears of each batch inside its transaction). An
+    entry that stopped being new since the first review (added meanwhile by someone else) is
+    then left out and counted in `left_out`. Without it, everything is one transaction.
+    """
+    if batch_size is None:
+        with transaction.atomic():
+            review = review_bibliography(bibliography=bibliography)
+            chosen = _chosen(review, keys=keys)
+            result = _save(review, chosen=chosen)
+            if batch_saved:
+                batch_saved(list(result.created), list(result.updated), chosen)
+        if progress:
+            progress("Saving", len(chosen), len(chosen))
+        return result
+    if progress:  # the whole file's review takes a while: a job's heartbeat before it
+        progress("Comparing with the publications", 0, len(bibliography.entries))
+    review = review_bibliography(bibliography=bibliography)
+    chosen = _chosen(review, keys=keys)
+    return _save_in_batches(
+        review,
+        chosen=chosen,
+        batch_size=batch_size,
+        progress=progress,
+        batch_saved=batch_saved,
+    )
 
 
-# Entries saved between two reports of progress while saving (about 5 s on a busy machine).
-SAVE_BATCH = 100
-
-
-def _import_reviewed(
-    review: Review, *, keys: Collection[str] | None, progress: Progress | None = None
+def _save_in_batches(
+    review: Review,
+    *,
+    chosen: list[str],
+    batch_size: int,
+    progress: Progress | None,
+    batch_saved: BatchSaved | None,
 ) -> ImportResult:
+    by_key = {item.entry.key: item.entry for item in review.entries}
+    created: list[Publication] = []
+    updated: list[Publication] = []
+    venues: dict[int, Venue] = {}
+    left_out: list[str] = []
+    if progress:
+        progress("Saving", 0, len(chosen))
+    done = 0
+    while done < len(chosen):
+        keys = chosen[done : done + batch_size]
+        # Reviewed again as the database is now, outside the transaction so the write lock is
+        # held only while writing.
+        again = review_bibliography(
+            bibliography=Bibliography(entries=tuple(by_key[key] for key in keys), problems=())
+        )
+        still = {item.entry.key for item in again.entries if item.importable}
+        with transaction.atomic():
+            # Timed from here: on SQLite the transaction may first wait for the write lock.
+            batch = _save(again, chosen=still, seconds=SAVE_BATCH_SECONDS)
+            # Entries up to the last one saved are done; those after wait for the next batch.
+            keys = keys[: keys.index(batch.last_key) + 1]
+            if batch_saved:
+                batch_saved(list(batch.created), list(batch.updated), keys)
+        left_out += [key for key in keys if key not in still]
+        created += batch.created
+        updated += batch.updated
+        venues.update((venue.pk, venue) for venue in batch.venues)
+        done += len(keys)
+        if progress:
+            progress("Saving", done, len(chosen))
+    return ImportResult(
+        review=review,
+        created=tuple(created),
+        updated=tuple(updated),
+        venues=tuple(venues.values()),
+        left_out=tuple(left_out),
+    )
+
+
+def _chosen(review: Review, *, keys: Collection[str] | None) -> list[str]:
+    """The keys to import, in file order; ImportRefused when the file has problems or a
+    chosen entry is no longer new or an update."""
     if not review.can_import:
         raise ImportRefused(
             "Nothing was imported: the file has problems. Fix them and upload it again.",
@@ -101,13 +186,27 @@ def _import_reviewed(
         )
     if not chosen:
         raise ImportRefused("Nothing was imported: every entry was left out.", review=review)
+    return [item.entry.key for item in review.entries if item.entry.key in chosen]
 
+
+@dataclass(frozen=True)
+class _Saved(ImportResult):
+    last_key: str = ""  # the last entry of the review gone through (saved, or not chosen)
+
+
+def _save(review: Review, *, chosen: Collection[str], seconds: float | None = None) -> _Saved:
+    """Save the chosen entries of a review, in order, stopping after the first entry that ends
+    past `seconds`; the caller holds the transaction."""
+    deadline = time.monotonic() + seconds if seconds is not None else None
+    chosen = set(chosen)
     taken_slugs = set(Publication.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
     new_venues: dict[str, Venue] = {}
     created, updated = [], []
-    for number, item in enumerate(review.entries, start=1):
-        if progress and number % SAVE_BATCH == 0:
-            progress("Saving", number, len(review.entries))
+    last_key = ""
+    for item in review.entries:
+        if deadline is not None and last_key and time.monotonic() > deadline:
+            break
+        last_key = item.entry.key
         if item.entry.key not in chosen:
             continue
         venue = _venue_for(item.venue, new_venues)
@@ -115,13 +214,12 @@ def _import_reviewed(
             created.append(_create(item, venue=venue, taken_slugs=taken_slugs))
         else:
             updated.append(_update(item, venue=venue))
-    if progress:  # the last report, still inside the transaction: it may yet refuse to commit
-        progress("Saving", len(review.entries), len(review.entries))
-    return ImportResult(
+    return _Saved(
         review=review,
         created=tuple(created),
         updated=tuple(updated),
         venues=tuple(new_venues.values()),
+        last_key=last_key,
     )
 
 

@@ -11,8 +11,11 @@ already moved and does nothing: the database decides, under any number of web wo
 A worker that dies (killed, out of memory, the machine restarted) leaves its job reading or
 running. Each report of progress is its heartbeat; a job not heard of for
 BIBTEX_WORKER_TIMEOUT_SECONDS is failed when its page is viewed or the next task starts, and
-"Start again" queues it anew. The import saves in one transaction, which is committed only if
-the job is still running then: a job marked failed has saved nothing, whatever the worker did.
+"Start again" queues it anew. The import saves in short transactions of SAVE_BATCH whole
+entries (on SQLite a long one held the only write lock, and a sign-in during a 2,000-entry
+import failed with "database is locked"); each batch records its keys on the job in its own
+transaction, and commits only if the job is still running then. So a job marked failed saves
+no more, its page says how many entries were saved, and "Start again" imports the rest.
 """
 
 import logging
@@ -31,7 +34,12 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from directory import caches
-from publications.bibtex.importing import ImportRefused, ImportResult, import_bibliography
+from publications.bibtex.importing import (
+    SAVE_BATCH,
+    ImportRefused,
+    ImportResult,
+    import_bibliography,
+)
 from publications.bibtex.limits import count_entries
 from publications.bibtex.reading import Bibliography, Progress, parse_bibtex
 from publications.bibtex.review import Review, review_bibliography
@@ -209,6 +217,7 @@ def confirm_import(
         state=State.QUEUED,
         skipped_keys=skipped,
         phase=WAITING,
+        done=0,
         total=len(importable) - len(skipped),
         review={},
     )
@@ -243,11 +252,40 @@ def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Revie
         return None, None
     job = BibtexImport.objects.get(pk=job_id)
     progress = _reporter(job_id, state=State.RUNNING)
+    chosen = chosen_keys(job)
+    saved = list(job.saved_keys)  # by an earlier run the worker stopped on
+    saved_before = len(saved)
+    remaining = [key for key in chosen if key not in set(saved)]
+
+    def saving(phase: str, done: int, total: int) -> None:
+        progress(phase, saved_before + done, len(chosen))
+
+    def batch_saved(
+        created: list[Publication], updated: list[Publication], keys: list[str]
+    ) -> None:
+        """In the batch's transaction: the batch commits with its record, or not at all."""
+        if not BibtexImport.objects.filter(pk=job_id, state=State.RUNNING).update(
+            saved_keys=[*saved, *keys],
+            phase="Saving",
+            done=len(saved) + len(keys),
+            total=len(chosen),
+            heartbeat_at=timezone.now(),
+        ):
+            raise WorkerStopped
+        _log_in_admin_history(created, updated, user_id=job.created_by_id)
+        saved.extend(keys)
+
     try:
         bibliography = read_entries(text=job.text, source=job.source, progress=progress)
-        result = import_bibliography(
-            bibliography=bibliography, keys=chosen_keys(job), progress=progress
-        )
+        result = None
+        if remaining or not saved:  # a refusal still says why when nothing is chosen
+            result = import_bibliography(
+                bibliography=bibliography,
+                keys=remaining,
+                progress=saving,
+                batch_size=SAVE_BATCH,
+                batch_saved=batch_saved,
+            )
     except WorkerStopped:
         job.refresh_from_db()
         return job, None
@@ -257,10 +295,17 @@ def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Revie
         return finished, refused.review
     except Exception:
         logger.exception("BibTeX import %s failed", job_id)
+        if saved:
+            message = (
+                f"The import stopped on an error after saving {len(saved)} of {len(chosen)} "
+                "entries, each whole. The server's log has the error. Start again to import "
+                "the rest."
+            )
+            return _finish(job, State.FAILED, message, interrupted=State.RUNNING), None
         message = "The import failed on an error; nothing was imported. The server's log has it."
         return _finish(job, State.FAILED, message), None
-    _log_in_admin_history(result, user_id=job.created_by_id)
-    return _finish(job, State.DONE, result_message(result), text=""), None
+    message = result_message(result, saved_before=saved_before)
+    return _finish(job, State.DONE, message, text=""), None
 
 
 def _reporter(job_id: JobId, *, state: str) -> Progress:
@@ -308,9 +353,8 @@ STOPPED_MESSAGES = {
         "nothing was imported. Start again to read it once more."
     ),
     State.RUNNING: (
-        "The worker stopped while importing (nothing heard from it since {since}): nothing was "
-        "saved, since an import saves all its entries together or none. Start again to import "
-        "them."
+        "The worker stopped while importing (nothing heard from it since {since}): {saved} of "
+        "{total} entries were saved, each whole. Start again to import the rest."
     ),
 }
 
@@ -322,7 +366,7 @@ def fail_stalled_jobs() -> int:
     cutoff = timezone.now() - _timeout()
     failed = 0
     stalled = BibtexImport.objects.filter(state__in=STOPPED_MESSAGES, heartbeat_at__lt=cutoff).only(
-        "pk", "state", "heartbeat_at"
+        "pk", "state", "heartbeat_at", "total", "saved_keys"
     )
     for job in stalled:
         since = with_latest_progress(job).heartbeat_at
@@ -330,7 +374,9 @@ def fail_stalled_jobs() -> int:
         if since >= cutoff:  # alive, inside its transaction
             continue
         message = STOPPED_MESSAGES[State(job.state)].format(
-            since=timezone.localtime(since).strftime("%Y-%m-%d %H:%M:%S")
+            since=timezone.localtime(since).strftime("%Y-%m-%d %H:%M:%S"),
+            saved=len(job.saved_keys),
+            total=job.total,
         )
         try:
             failed += BibtexImport.objects.filter(pk=job.pk, state=job.state).update(
@@ -355,7 +401,7 @@ def start_again(*, job_id: JobId) -> BibtexImport | None:
         state=again,
         interrupted="",
         phase=WAITING,
-        done=0,
+        done=len(job.saved_keys) if again == State.QUEUED else 0,
         message="",
         finished_at=None,
         heartbeat_at=None,
@@ -365,13 +411,24 @@ def start_again(*, job_id: JobId) -> BibtexImport | None:
     return job
 
 
-def result_message(result: ImportResult) -> str:
+def result_message(result: ImportResult | None, *, saved_before: int = 0) -> str:
+    """What the import did, in a sentence; `saved_before`: entries a run the worker stopped on
+    had saved already."""
+    if result is None:
+        return f"All {saved_before} entries were saved before the worker stopped."
     created, updated, venues = len(result.created), len(result.updated), len(result.venues)
     message = (
         f"Imported {created} new publication{'s' if created != 1 else ''} and updated {updated}"
     )
     if venues:
         message += f"; added {venues} venue{'s' if venues != 1 else ''}"
+    if result.left_out:
+        left = len(result.left_out)
+        message += (
+            f"; left out {left} entr{'y' if left == 1 else 'ies'} added to the site meanwhile"
+        )
+    if saved_before:
+        message += f", after {saved_before} saved before the worker stopped"
     return message + "."
 
 
@@ -384,14 +441,16 @@ def _finish(job: BibtexImport, state: str, message: str, **fields: object) -> Bi
     return job
 
 
-def _log_in_admin_history(result: ImportResult, *, user_id: int | None) -> None:
+def _log_in_admin_history(
+    created: Iterable[Publication], updated: Iterable[Publication], *, user_id: int | None
+) -> None:
     """The admin's "Recent actions" and each publication's history list the import, as if
     each paper had been added or changed by hand."""
     if user_id is None:
         return
     for publications, flag, message in (
-        (result.created, ADDITION, "Imported from BibTeX."),
-        (result.updated, CHANGE, "Updated from BibTeX."),
+        (created, ADDITION, "Imported from BibTeX."),
+        (updated, CHANGE, "Updated from BibTeX."),
     ):
         pks = [publication.pk for publication in publications]
         for start in range(0, len(pks), LOG_BATCH):

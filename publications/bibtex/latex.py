@@ -51,6 +51,21 @@ class LinearLatexDecoder(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc h
             self._decode_piece(piece) if has_markup(piece) else piece for piece in pieces(latex)
         )
 
+    def math_node_to_text(self, node: Any) -> str:
+        """Math as readable text ("$O(n^2)$" is "O(n²)"): pylatexenc's text for its macros
+        (α, ≤, ×), with superscripts and subscripts that Unicode has written as such."""
+        latex = node.latex_verbatim()
+        scripted = scripts_as_unicode(latex)
+        if scripted != latex:
+            walker = latexwalker.LatexWalker(
+                scripted, latex_context=self.walker_context, tolerant_parsing=True
+            )
+            nodes = walker.get_latex_nodes()[0]
+            if len(nodes) == 1:
+                node = nodes[0]
+        text: str = super().math_node_to_text(node)
+        return " ".join(text.split())  # display math too is a run of text in a title
+
     def _decode_piece_uncached(self, piece: str) -> str:
         walker = latexwalker.LatexWalker(
             piece, latex_context=self.walker_context, tolerant_parsing=True
@@ -60,6 +75,35 @@ class LinearLatexDecoder(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc h
         except Exception:  # pylatexenc's own bugs, e.g. IndexError for \href without arguments
             return piece  # kept as written: staff see it in the review
         return text
+
+
+SUPERSCRIPTS = dict(
+    zip(
+        "0123456789+-=()abcdefghijklmnoprstuvwxyz",
+        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ",
+        strict=True,
+    )
+)
+SUBSCRIPTS = dict(
+    zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True)
+)
+# "^2", "^{10}", "_i", "_{ij}": a script of one character or a braced group without macros.
+SCRIPT = re.compile(r"(?P<sign>[\^_])(?:\{(?P<group>[^{}\\\s]*)\}|(?P<single>[A-Za-z0-9+\-=()]))")
+
+
+def scripts_as_unicode(math: str) -> str:
+    """Superscripts and subscripts written with Unicode's characters for them where every
+    character of the script has one; others are left as written."""
+
+    def replace(found: re.Match[str]) -> str:
+        table = SUPERSCRIPTS if found["sign"] == "^" else SUBSCRIPTS
+        script = found["group"] if found["group"] is not None else found["single"]
+        if script and all(char in table for char in script):
+            # "{}" ends a macro before it: "\\alpha_i" is "\\alpha{}ᵢ", never "\\alphaᵢ".
+            return "{}" + "".join(table[char] for char in script)
+        return found[0]
+
+    return SCRIPT.sub(replace, math)
 
 
 def has_markup(text: str) -> bool:
@@ -194,14 +238,23 @@ def _run_length(run: re.Pattern[str], text: str, index: int) -> int:
 
 
 def _latex_decoder() -> LinearLatexDecoder:
-    """pylatexenc's decoder set up as bibtexparser's own: math kept as written, \\url{x} is x;
+    """pylatexenc's decoder set up as bibtexparser's own, \\url{x} is x, but math as text;
     fed in pieces, so that time grows with length and not its square."""
     context = get_default_latex_context_db()
     context.add_context_category(
         "bibtex", prepend=True, macros=[MacroTextSpec("url", simplify_repl="%s")]
     )
-    return LinearLatexDecoder(latex_context=context, math_mode="verbatim")
+    return LinearLatexDecoder(latex_context=context, math_mode="text")
 
 
 # The one decoder every read uses: its table of macros is built once, its pieces remembered.
 LATEX_DECODER = _latex_decoder()
+
+# "$...$" and "$$...$$" in text that is otherwise not LaTeX (arXiv's titles and abstracts,
+# where "5%" is a percentage, not a comment).
+MATH_SPAN = re.compile(r"\$\$[^$]+\$\$|\$[^$]+\$")
+
+
+def math_as_text(text: str) -> str:
+    """The math in plain text read as text ("$O(n^2)$" is "O(n²)"), the rest left as it is."""
+    return MATH_SPAN.sub(lambda found: LATEX_DECODER.latex_to_text(found[0]), text)

@@ -35,7 +35,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db.models import Field, Model
 
-from directory.identifiers import normalize_doi
+from directory.identifiers import arxiv_id, normalize_doi
 from directory.validation import row_problems
 from publications.bibtex.latex import LATEX_DECODER
 from publications.bibtex.limits import (
@@ -53,8 +53,15 @@ from publications.models import Authorship, Publication, PublicationLink, Venue
 VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "howpublished", "school", "institution")
 READ_FIELDS = {
     *("title", "author", "year", "date", "doi", "url", "abstract", "note", "publisher"),
+    *("eprint", "archiveprefix", "eprinttype"),
     *VENUE_FIELDS,
 }
+# "arXiv preprint arXiv:1909.08053", "CoRR abs/1909.08053", "arXiv e-prints, 1412.6980": a
+# venue text that cites an arXiv paper, with its id.
+ARXIV_CITED = re.compile(
+    r"^(?:arxiv|corr)\b.*?(?P<id>\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})",
+    re.IGNORECASE,
+)
 
 
 def _max_length(model: type[Model], name: str) -> int:
@@ -168,6 +175,57 @@ def _join_parts(value: str, strings: dict[str, str]) -> str | None:
     return "".join(joined)
 
 
+# What a child never takes from the entry it cross-references: what names the parent itself
+# (a proceedings volume's own DOI, address on the web, title as a title), and dblp's bookkeeping.
+NOT_INHERITED = frozenset(
+    {
+        *("title", "author", "doi", "url", "abstract", "note", "eprint", "archiveprefix"),
+        *("eprinttype", "crossref", "ids", "biburl", "bibsource", "timestamp", "isbn", "pages"),
+    }
+)
+
+
+def with_crossrefs_folded(entries: list[Entry]) -> list[Entry]:
+    """dblp's "with crossref" export gives each paper `crossref = {DBLP:conf/osdi/2022}` and
+    the file the `@proceedings{DBLP:conf/osdi/2022, ...}` it names. That parent is a volume,
+    not a paper: it is left out, and a child takes from it each field it lacks (booktitle,
+    year, publisher, editor, series, address...), the parent's title as its booktitle, as
+    BibTeX and biber do. A crossref to an entry not in the file changes nothing."""
+    by_key = {entry.key.casefold(): entry for entry in entries}
+    parents: set[str] = set()
+    folded: list[Entry] = []
+    for entry in entries:
+        fields = {field.key.casefold(): field for field in entry.fields}
+        reference = fields.get("crossref")
+        parent = by_key.get(_plain(str(reference.value)).casefold()) if reference else None
+        if parent is None or parent is entry:
+            folded.append(entry)
+            continue
+        parents.add(parent.key.casefold())
+        child = copy.copy(entry)
+        child.fields = list(entry.fields)
+        for field in parent.fields:
+            name = field.key.casefold()
+            if name not in fields and name not in NOT_INHERITED:
+                child.fields.append(copy.deepcopy(field))
+                fields[name] = field
+        parent_title = next((f for f in parent.fields if f.key.casefold() == "title"), None)
+        if parent_title is not None and "booktitle" not in fields:
+            booktitle = copy.deepcopy(parent_title)
+            booktitle.key = "booktitle"
+            child.fields.append(booktitle)
+        folded.append(child)
+    return [entry for entry in folded if entry.key.casefold() not in parents]
+
+
+def _plain(value: str) -> str:
+    """A raw value without its braces or quotes."""
+    value = value.strip()
+    while len(value) >= 2 and value[0] + value[-1] in ("{}", '""'):
+        value = value[1:-1].strip()
+    return value
+
+
 def parse_bibtex(text: str, *, progress: Progress | None = None) -> Bibliography:
     """Read BibTeX text; blocks that cannot be read become problems, never exceptions.
 
@@ -182,7 +240,7 @@ def parse_bibtex(text: str, *, progress: Progress | None = None) -> Bibliography
     # through the package, where tests replace it.
     parsed = bibtexparser.parse_string(text, parse_stack=[])  # type: ignore[attr-defined, unused-ignore]
     library, exceeded = within_bounds(parsed)
-    entries = library.entries
+    entries = with_crossrefs_folded(library.entries)
     strings = library.strings
     others = [block for block in library.blocks if not isinstance(block, Entry | String)]
     problems = [_exceeded(item) for item in exceeded]
@@ -279,6 +337,16 @@ def _read_entry(entry: Entry) -> BibEntry:
         warnings.append(f"the URL “{url[:60]}” is not a web address and is left out.")
         url = ""
 
+    venue = next((text(name) for name in VENUE_FIELDS if text(name)), "")
+    eprint_type, arxiv = _arxiv(
+        eprint_type=text("archiveprefix") or text("eprinttype"),
+        eprint=text("eprint"),
+        venue=venue,
+        doi=doi,
+        url=url,
+    )
+    if arxiv and url and arxiv_id(url).casefold() == arxiv.casefold():
+        url = ""  # the arXiv link names it
     abstract = values.get("abstract")
     read = BibEntry(
         key=entry.key,
@@ -288,19 +356,32 @@ def _read_entry(entry: Entry) -> BibEntry:
         authors=authors,
         more_authors=more_authors,
         year=year,
-        venue=next((text(name) for name in VENUE_FIELDS if text(name)), ""),
+        venue=venue,
         doi=doi,
         url=url,
         abstract=abstract.strip() if isinstance(abstract, str) else "",
         note=text("note"),
-        eprint_type=text("archiveprefix") or text("eprinttype"),
+        eprint_type=eprint_type,
         publisher=text("publisher"),
         problems=tuple(problems),
         warnings=tuple(warnings),
+        arxiv_id=arxiv,
     )
     if read.problems:
         return read
     return replace(read, problems=_validation_problems(read))
+
+
+def _arxiv(*, eprint_type: str, eprint: str, venue: str, doi: str, url: str) -> tuple[str, str]:
+    """The entry's eprint type and arXiv id (without its version), from where BibTeX files
+    give it: `eprint = {1412.6980}` with `archivePrefix = {arXiv}` (or biblatex's
+    `eprinttype`), a journal "arXiv preprint arXiv:1909.08053", arXiv's DOI, or an arXiv
+    address as its URL."""
+    if eprint and eprint_type.casefold() == "arxiv" and (found := arxiv_id(eprint)):
+        return eprint_type, found
+    if cited := ARXIV_CITED.match(venue):
+        return eprint_type or "arXiv", arxiv_id(cited["id"])
+    return eprint_type, arxiv_id(doi) or arxiv_id(url)
 
 
 def _year(year_text: str, date: str) -> tuple[int | None, list[str]]:

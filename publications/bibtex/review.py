@@ -366,7 +366,7 @@ def _publication_type(entry: BibEntry, venue_kind: str | None) -> str:
         return Publication.Type.THESIS
     if (
         venue_kind == Venue.Kind.PREPRINT_SERVER
-        or entry.eprint_type
+        or (entry.eprint_type and not entry.venue)  # a journal's paper may be on arXiv too
         or "preprint" in note
         or entry.entry_type in PREPRINT_TYPES
     ):

@@ -194,6 +194,8 @@ SECTION_BREAK = re.compile(r"\s*[:;]\s+|\s+-+\s+")
 LABEL_WITH_YEAR = re.compile(
     r"(?P<label>[^\s']+(?:\s+[^\s']+){0,2}?)(?:\s*'\d{2}|\s+\d{2}(?:\d{2})?)"
 )
+# "SC20", "COLING2020": an acronym with its year stuck to it ("IC2E" has none).
+ACRONYM_WITH_YEAR = re.compile(r"(?P<acronym>[A-Za-z&]*[A-Za-z])(?:19|20)?\d{2}")
 # "Proceedings, Part I", "Volume 2", "Lecture Notes in Computer Science": how a volume is
 # cut, which names no venue.
 BOILERPLATE = re.compile(
@@ -402,6 +404,8 @@ def _label(text: str, *, bare: bool = True) -> str:
         return ""  # "Proceedings of the IEEE" names a journal, not a meeting called "IEEE"
     if with_year:
         return label if all(word[0].isupper() or _is_acronym(word) for word in words) else ""
+    if (dated := ACRONYM_WITH_YEAR.fullmatch(label)) and _is_acronym(dated["acronym"]):
+        return dated["acronym"]  # "SC20", "ICML2021": the meeting of a year, named by its acronym
     return label if _is_acronym(label) else ""
 
 
@@ -659,9 +663,9 @@ class VenueMatcher:
     def proposed_venue(self, text: str, *, default_kind: str | None = None) -> ProposedVenue | None:
         """The venue to create for a text that matched nothing, or None if it names nothing.
 
-        The short name is the acronym when the text has one, else the full name when it is
-        short, else the initials ("IEEE Journal on Selected Areas in Communications" is
-        "IEEE JSAC"), never a cut-off full name; it is never one a known venue already uses.
+        The short name is the acronym when the text has one, without a year stuck to it
+        ("SC20" is SC), else the full name, cut between words with "…" when longer than a
+        short name may be; it is never one a known venue already uses.
         `default_kind` is what the BibTeX entry type says (@article: a journal); the words of
         the text overrule it only for preprints and workshops.
         """
@@ -673,13 +677,10 @@ class VenueMatcher:
             return None
         meeting_names = [name for name in names if MEETING_TEXT.search(name)]
         full_name = (meeting_names or names or labels)[0]
-        options = labels[:1]
-        if len(full_name) <= SHORT_ENOUGH:
-            options.append(full_name)
-        if len(initials := _initials(full_name)) >= 2:
-            options.append(initials)
-        if len(full_name) <= SHORT_NAME_MAX:
-            options.append(full_name)
+        # Names as written: an acronym the text gives, else the name itself, cut between
+        # words when long. Never initials the text does not give: "Proceedings of Machine
+        # Learning and Systems" is not "PMLS", nor a Berkeley thesis's school "EECS DUCB".
+        options = [*labels[:1], _cut(full_name, SHORT_NAME_MAX, mark="…")]
         return ProposedVenue(
             short_name=self._unused_short_name(options),
             full_name=_cut(full_name, FULL_NAME_MAX),
@@ -727,29 +728,12 @@ def _full_name(name: str) -> str:
     return name.strip(" ,;:-")
 
 
-def _initials(name: str) -> str:
-    """ "IEEE Transactions on Parallel and Distributed Systems" → "IEEE TPDS",
-    "Proceedings of the ACM on Programming Languages" → "PACMPL": words already in capitals
-    stay whole, the others give their first letter, little words nothing. Capital words in
-    front stand apart, as in the journal's own "IEEE TPDS"."""
-    words = [word.strip(".,;:()'") for word in re.split(r"[\s-]+", name)]
-    words = [word for word in words if word and word.casefold() not in STOPWORDS]
-    whole = [sum(char.isupper() for char in word) >= 2 or "&" in word for word in words]
-    front = 0
-    while front < len(words) and whole[front]:
-        front += 1
-    rest = "".join(
-        word if is_whole else word[0].upper()
-        for word, is_whole in zip(words[front:], whole[front:], strict=True)
-    )
-    return " ".join(part for part in (" ".join(words[:front]), rest) if part)
-
-
-def _cut(text: str, limit: int) -> str:
-    """At most `limit` characters, cut between words."""
+def _cut(text: str, limit: int, *, mark: str = "") -> str:
+    """At most `limit` characters, cut between words, `mark` saying where."""
     if len(text) <= limit:
         return text
-    return text[: limit + 1].rsplit(" ", 1)[0][:limit].rstrip(" ,;:-")
+    limit -= len(mark)
+    return text[: limit + 1].rsplit(" ", 1)[0][:limit].rstrip(" ,;:-") + mark
 
 
 def _kind(text: str, default_kind: str | None) -> str:

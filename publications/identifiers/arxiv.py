@@ -5,6 +5,7 @@ back as an entry titled "Error" whose id is under arxiv.org/api/errors."""
 from xml.etree.ElementTree import Element
 
 from directory.identifiers import ARXIV_PDF, arxiv_id
+from publications.bibtex.latex import math_as_text
 from publications.identifiers.documents import element_text
 from publications.identifiers.works import Author, Work, year_of
 
@@ -32,7 +33,7 @@ def read_entry(entry: Element, *, line: int = 0) -> Work:
     return Work(
         source=SOURCE,
         entry_type="unpublished",
-        title=element_text(entry.find(f"{ATOM}title")),
+        title=math_as_text(element_text(entry.find(f"{ATOM}title"))),
         authors=[
             Author(name=element_text(author.find(f"{ATOM}name")))
             for author in entry.findall(f"{ATOM}author")
@@ -41,6 +42,6 @@ def read_entry(entry: Element, *, line: int = 0) -> Work:
         venue="arXiv",
         arxiv_id=found,
         pdf_url=f"{ARXIV_PDF}{found}" if found else "",
-        abstract=element_text(entry.find(f"{ATOM}summary")),
+        abstract=math_as_text(element_text(entry.find(f"{ATOM}summary"))),
         line=line,
     )

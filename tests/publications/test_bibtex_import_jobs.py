@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from publications.bibtex import importing as bibtex_importing
 from publications.bibtex import jobs as bibtex_jobs
 from publications.bibtex import parse_bibtex
 from publications.bibtex.jobs import run_import
@@ -109,7 +110,8 @@ def test_a_large_import_runs_in_the_worker_with_a_progress_page(editor_client, s
     assert "http-equiv" not in finished
     assert Publication.objects.count() == 4
     job.refresh_from_db()
-    assert (job.state, job.done, job.total, job.text) == ("done", 5, 5, "")
+    # Counted out of the entries chosen: 4 of 4, not "5 of 4" (issue 27).
+    assert (job.state, job.done, job.total, job.text) == ("done", 4, 4, "")
     # (The new papers queued a build of the related papers' model too: publications/related.py.)
     import_task = DBTaskResult.objects.get(task_path="publications.tasks.run_bibtex_import")
     assert import_task.status == "SUCCESSFUL"
@@ -187,9 +189,9 @@ def test_an_import_whose_worker_died_is_shown_failed_and_starts_again(editor_cli
 
     worker_died(job, state="running", phase="Saving", silent_for=timedelta(minutes=3))
     page = editor_client.get(status_url(job)).content.decode()
-    assert "Failed: nothing was imported" in page
+    assert "Failed" in page
     assert "The worker stopped while importing" in page
-    assert "nothing was saved, since an import saves all its entries together or none" in page
+    assert "0 of 4 entries were saved, each whole. Start again to import the rest." in page
     assert 'name="start-again"' in page and 'value="Start again"' in page
     assert "http-equiv" not in page and "the import goes on" not in page
 
@@ -263,3 +265,61 @@ def test_a_large_upload_whose_worker_died_while_reading_is_read_again(editor_cli
 
     reviewed = editor_client.get(status_url(job)).content.decode()
     assert "k00003" in reviewed and "Import" in reviewed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_stopped_partway_keeps_whole_entries_and_start_again_saves_the_rest(
+    editor_client, settings, monkeypatch
+):
+    """Saved in short transactions (issue 27): an error in the third entry keeps the two
+    entries of the first batch whole, rolls back the batch it was in, says how many were
+    saved, and "Start again" imports the rest, never an entry twice."""
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 2
+    monkeypatch.setattr(bibtex_jobs, "SAVE_BATCH", 2)
+    confirm(editor_client, review(editor_client, many(5)))
+    job = BibtexImport.objects.get()
+    real_create = bibtex_importing._create
+    calls = []
+
+    def failing_create(item, **arguments):
+        calls.append(item.entry.key)
+        if len(calls) == 4:
+            raise RuntimeError("the disk is full")
+        return real_create(item, **arguments)
+
+    monkeypatch.setattr(bibtex_importing, "_create", failing_create)
+    run_worker()
+    job.refresh_from_db()
+    assert (job.state, job.done, job.total) == ("failed", 2, 5)
+    assert job.message.startswith("The import stopped on an error after saving 2 of 5 entries")
+    assert sorted(Publication.objects.values_list("title", flat=True)) == ["Paper 0", "Paper 1"]
+    page = editor_client.get(status_url(job)).content.decode()
+    assert 'value="Start again"' in page
+
+    monkeypatch.setattr(bibtex_importing, "_create", real_create)
+    editor_client.post(status_url(job), {"start-again": "1"})
+    run_worker()
+    job.refresh_from_db()
+    assert (job.state, job.done, job.total) == ("done", 5, 5)
+    assert job.message == (
+        "Imported 3 new publications and updated 0, after 2 saved before the worker stopped."
+    )
+    assert Publication.objects.count() == 5
+    assert LogEntry.objects.filter(change_message="Imported from BibTeX.").count() == 5
+
+
+@pytest.mark.django_db
+def test_an_entry_whose_batch_waited_for_the_write_lock_is_still_saved(monkeypatch):
+    """A batch's time counts from when it holds the transaction, and a batch always saves one
+    entry at least: with no time at all, each entry is a batch of its own, none skipped."""
+    monkeypatch.setattr(bibtex_importing, "SAVE_BATCH_SECONDS", 0)
+    bibliography = parse_bibtex(many(7))
+    batches = []
+    result = bibtex_importing.import_bibliography(
+        bibliography=bibliography,
+        keys=[entry.key for entry in bibliography.entries],
+        batch_size=3,
+        batch_saved=lambda created, updated, keys: batches.append(keys),
+    )
+    assert len(result.created) == Publication.objects.count() == 7
+    assert batches == [[f"k{number:05}"] for number in range(7)]

@@ -209,7 +209,7 @@ def test_the_importers_own_examples_propose_what_it_proposed_before():
     )
 
 
-def test_a_long_name_without_acronym_gets_initials_never_its_first_fifty_characters():
+def test_a_long_name_without_acronym_is_cut_between_words_never_given_invented_initials():
     text = (
         "Proceedings of the 3rd International Workshop on Practical Verification of "
         "Distributed Consensus in Heterogeneous Edge Deployments"
@@ -219,21 +219,53 @@ def test_a_long_name_without_acronym_gets_initials_never_its_first_fifty_charact
         "International Workshop on Practical Verification of Distributed Consensus in "
         "Heterogeneous Edge Deployments"
     )
-    assert proposed.short_name == "IWPVDCHED"
-    assert not proposed.full_name.startswith(proposed.short_name)
+    assert proposed.short_name == "International Workshop on Practical Verification…"
+    assert len(proposed.short_name) <= SHORT_NAME_MAX
+
+
+# Texts without an acronym, and the short name a new venue keeps: the name as written.
+NAMES_AS_WRITTEN = [
+    ("Proceedings of Machine Learning and Systems", "Proceedings of Machine Learning and Systems"),
+    ("Proceedings of Machine Learning and Systems 5", "Proceedings of Machine Learning and Systems"),
+    ("EECS Department, University of California, Berkeley", "EECS Department, University of California…"),
+    ("University of Cambridge", "University of Cambridge"),
+]  # fmt: skip
+# IEEE's "SC20", "SC22" and dblp's "{SC} 2021": one venue, SC.
+SUPERCOMPUTING = [
+    "SC20: International Conference for High Performance Computing, Networking, Storage and Analysis",
+    "SC22: International Conference for High Performance Computing, Networking, Storage and Analysis",
+    "Proceedings of the International Conference for High Performance Computing, Networking, "
+    "Storage and Analysis, {SC} 2021, St. Louis, Missouri, USA, November 14-19, 2021",
+]  # fmt: skip
+
+
+def test_a_venue_without_acronym_keeps_its_name_as_written():
+    """MLSys's proceedings became "PMLS" and a Berkeley thesis's school "EECS DUCB"."""
+    for text, short_name in NAMES_AS_WRITTEN:
+        proposed = VenueMatcher([]).proposed_venue(text)
+        assert proposed.short_name == short_name, text
+        assert proposed.full_name.startswith(short_name.rstrip("…"))
+
+
+def test_an_acronym_with_its_year_stuck_to_it_is_one_venue_not_one_a_year():
+    """IEEE writes "SC20", "SC22": the venue is SC, found again every year; "IC2E" keeps its
+    digit."""
+    supercomputing = venue("SC", "International Conference for High Performance Computing")
+    for text in SUPERCOMPUTING:
+        assert VenueMatcher([]).proposed_venue(text).short_name == "SC", text
+        assert VenueMatcher([supercomputing]).match(text) == supercomputing, text
+    assert VenueMatcher([]).proposed_venue("IEEE IC2E 2022").short_name == "IC2E"
 
 
 def test_a_proposed_short_name_is_never_one_a_known_venue_goes_by():
-    """Creating "ICMD" when a venue is called that would file the paper under the wrong one."""
-    matcher = VenueMatcher([venue("ICMD", "International Conference on Medical Devices")])
+    """Creating a venue under a name a venue goes by would file the paper under that one."""
     text = "Proceedings of the 2022 International Conference on Management of Data"
-    assert (
-        matcher.proposed_venue(text).short_name == "International Conference on Management of Data"
-    )
-    assert VenueMatcher([]).proposed_venue(text).short_name == "ICMD"
+    name = "International Conference on Management of Data"
+    numbered = VenueMatcher([venue(name)]).proposed_venue(text).short_name
+    assert numbered == "International Conference on Management of (2)"
     taken = VenueMatcher([venue("HotThings", "Other"), venue("Workshop on Hot Topics in Things")])
     assert taken.proposed_venue("Workshop on Hot Topics in Things (HotThings '25)").short_name == (
-        "WHTT"
+        "HotThings (2)"
     )
 
 

@@ -153,7 +153,10 @@ CORPUS = [
         "acm",
         "Proceedings of the ACM on Programming Languages",
         None,
-        ("PACMPL", "Proceedings of the ACM on Programming Languages"),
+        (
+            "Proceedings of the ACM on Programming Languages",
+            "Proceedings of the ACM on Programming Languages",
+        ),
     ),
     # S&P, and USENIX Security, which is not S&P
     CorpusLine("ieee", "2022 IEEE Symposium on Security and Privacy (SP)", "S&P"),
@@ -261,7 +264,7 @@ CORPUS = [
         "acm",
         "Proceedings of the ACM Symposium on Cloud Computing",
         None,
-        ("ACM SCC", "ACM Symposium on Cloud Computing"),
+        ("ACM Symposium on Cloud Computing", "ACM Symposium on Cloud Computing"),
     ),
     CorpusLine(
         "acm",
@@ -360,7 +363,7 @@ CORPUS = [
         "publisher",
         "Proceedings of Machine Learning Research",
         None,
-        ("PMLR", "Proceedings of Machine Learning Research"),
+        ("Proceedings of Machine Learning Research", "Proceedings of Machine Learning Research"),
     ),
     # Journals of networking and systems
     CorpusLine("dblp", "IEEE/ACM Trans. Netw.", "TON"),
@@ -377,13 +380,16 @@ CORPUS = [
         "ieee",
         "IEEE Transactions on Mobile Computing",
         None,
-        ("IEEE TMC", "IEEE Transactions on Mobile Computing"),
+        ("IEEE Transactions on Mobile Computing", "IEEE Transactions on Mobile Computing"),
     ),
     CorpusLine(
         "ieee",
         "IEEE Journal on Selected Areas in Communications",
         None,
-        ("IEEE JSAC", "IEEE Journal on Selected Areas in Communications"),
+        (
+            "IEEE Journal on Selected Areas in Communications",
+            "IEEE Journal on Selected Areas in Communications",
+        ),
     ),
     CorpusLine(
         "ieee",
@@ -398,7 +404,7 @@ CORPUS = [
         "acm",
         "ACM SIGOPS Operating Systems Review",
         None,
-        ("ACM SIGOPS OSR", "ACM SIGOPS Operating Systems Review"),
+        ("ACM SIGOPS Operating Systems Review", "ACM SIGOPS Operating Systems Review"),
     ),
     # CCS
     CorpusLine(
@@ -426,7 +432,7 @@ CORPUS = [
         "acm",
         "Proceedings of the 22nd ACM Internet Measurement Conference",
         None,
-        ("ACM IMC", "ACM Internet Measurement Conference"),
+        ("ACM Internet Measurement Conference", "ACM Internet Measurement Conference"),
     ),
     CorpusLine(
         "acm",
@@ -471,6 +477,9 @@ CORPUS = [
         "Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics "
         "(Volume 1: Long Papers)",
         None,
-        ("AMACL", "Annual Meeting of the Association for Computational Linguistics"),
+        (
+            "Annual Meeting of the Association for…",
+            "Annual Meeting of the Association for Computational Linguistics",
+        ),
     ),
 ]
