@@ -46,11 +46,16 @@ def test_every_public_page_keeps_its_address_and_is_served_by_the_pages_app(name
     assert match.func.__module__.startswith("pages.views."), match.func.__module__
 
 
+# Not public pages: the admin, the API and the institutional sign-in's flows (django-allauth,
+# signin/), each served by its own library.
+NOT_PAGES = {"admin/", "api/", "accounts/"}
+
+
 def public_views(patterns=None, namespace=""):
-    """(name, view) of every named address outside the admin and the API."""
+    """(name, view) of every named address outside the admin, the API and the sign-in."""
     for pattern in get_resolver().url_patterns if patterns is None else patterns:
         if isinstance(pattern, URLResolver):
-            if pattern.namespace not in ("admin", "api"):
+            if str(pattern.pattern) not in NOT_PAGES and pattern.namespace not in ("admin", "api"):
                 inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
                 yield from public_views(pattern.url_patterns, inner)
         elif pattern.name:
