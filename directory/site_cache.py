@@ -226,7 +226,7 @@ def _pending_commit(using: str = DEFAULT_DB_ALIAS) -> _Commit | None:
     return None
 
 
-def _bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
+def bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
     """Whether the open transaction has written rows and will bump the stamp when it commits.
     A page asked for inside it (a test's client, wrapped in the test's transaction) must not be
     cached nor validated: the stamp has not moved yet."""
@@ -376,7 +376,7 @@ def kept(
     after an edit does not wait for counts over 200,000 papers."""
     stamp = current_stamp()
     key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
-    if not stamp or _bump_pending():
+    if not stamp or bump_pending():
         return compute(), "now-" + secrets.token_hex(8)
     follows = frozenset(scopes) if scopes is not None else None
     stored = caches.read(key)
@@ -443,15 +443,10 @@ def unchanged_since(made: str, scopes: Iterable[str] | None) -> bool:
     """Whether a value made at stamp `made` that follows `scopes` (every change when None) is
     still good now: no change since touched its scopes, and the open transaction has written
     nothing (the stamp has not moved yet)."""
-    if _bump_pending():
+    if bump_pending():
         return False
     follows = frozenset(scopes) if scopes is not None else None
     return not first_change_of(follows, made, current_stamp())[0]
-
-
-def bump_pending() -> bool:
-    """Whether the open transaction has written rows: nothing may be kept then."""
-    return _bump_pending()
 
 
 def lasting_key(name: str, parts: object) -> str:
@@ -551,7 +546,7 @@ def cached_each(
     """
     ids = list(dict.fromkeys(ids))
     stamp = current_stamp()
-    keep = bool(stamp) and not settings.DEBUG and not _bump_pending()
+    keep = bool(stamp) and not settings.DEBUG and not bump_pending()
     store = _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
     keys = {id: caches.entry_key(name, parts, id, release=release()) for id in ids}
     kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}
@@ -570,7 +565,7 @@ def fragment_timeout() -> int:
     """How long `{% cache %}` keeps a part of a page: not at all under DEBUG (a template being
     edited shows on the next reload) nor inside a transaction that wrote (its stamp has not
     moved yet)."""
-    return 0 if settings.DEBUG or _bump_pending() else settings.SITE_CACHE_TIMEOUT
+    return 0 if settings.DEBUG or bump_pending() else settings.SITE_CACHE_TIMEOUT
 
 
 @functools.cache
@@ -621,7 +616,7 @@ class SiteCacheMiddleware:
             if settings.SESSION_COOKIE_NAME in request.COOKIES:
                 keep_private(response)
             return response
-        if not settings.SITE_CACHE or _bump_pending():
+        if not settings.SITE_CACHE or bump_pending():
             return self.get_response(request)
 
         stamp = current_stamp()

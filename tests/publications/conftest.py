@@ -2,6 +2,7 @@ import pytest
 
 from directory.models import Lab
 from tests.factories import make_person, make_publication, make_venue
+from tests.identifier_service import recorded_services
 
 
 @pytest.fixture
@@ -21,3 +22,13 @@ def member_with_papers():
     )
     make_publication(title="Ring", slug="ring", year=2024, venue=nsdi, authors=["Ann Lee", member])
     return member
+
+
+@pytest.fixture
+def services(settings):
+    """The identifier services (Crossref, OpenAlex, ORCID, dblp, arXiv) answering from
+    recorded responses on 127.0.0.1, with fetching turned on (tests/identifier_service.py)."""
+    with recorded_services() as service:
+        settings.IDENTIFIER_FETCHING = True
+        settings.IDENTIFIER_SERVICE_URLS = service.urls()
+        yield service

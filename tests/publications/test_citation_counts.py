@@ -11,20 +11,11 @@ from directory.models import Lab
 from publications.models import CitationCount
 from publications.suggestions.citations import refresh_citation_counts
 from tests.factories import count_queries, make_person, make_publication
-from tests.identifier_service import recorded_services
 from tests.worker import run_worker
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.date(2026, 12, 3)
-
-
-@pytest.fixture
-def services(settings):
-    with recorded_services() as service:
-        settings.IDENTIFIER_FETCHING = True
-        settings.IDENTIFIER_SERVICE_URLS = service.urls()
-        yield service
 
 
 @pytest.fixture

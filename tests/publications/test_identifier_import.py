@@ -22,14 +22,6 @@ IMPORT = reverse("admin:publications_publication_import_bibtex")
 CHANGELIST = reverse("admin:publications_publication_changelist")
 
 
-@pytest.fixture
-def services(settings):
-    with recorded_services() as service:
-        settings.IDENTIFIER_FETCHING = True
-        settings.IDENTIFIER_SERVICE_URLS = service.urls()
-        yield service
-
-
 def paste(client, text: str):
     return client.post(URL, {"identifiers": text})
 

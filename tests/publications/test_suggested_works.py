@@ -15,7 +15,7 @@ from publications.models import Publication, Suggestion, WorkCheck
 from publications.suggestions import checking
 from publications.suggestions.checking import check_member
 from tests.factories import make_person, make_publication
-from tests.identifier_service import ORCID, recorded_services
+from tests.identifier_service import ORCID
 from tests.worker import run_worker
 
 pytestmark = pytest.mark.django_db
@@ -29,14 +29,6 @@ DBLP_WORKS = {
     "Tail Latency Without Tears",
     "Networks Are Computers",
 }
-
-
-@pytest.fixture
-def services(settings):
-    with recorded_services() as service:
-        settings.IDENTIFIER_FETCHING = True
-        settings.IDENTIFIER_SERVICE_URLS = service.urls()
-        yield service
 
 
 def member(django_user_model, username: str, **fields):
