@@ -168,7 +168,7 @@ def split_author_rows(
     A new record shares `record`'s name, so later author rows of that name are linked to
     neither: two people with one name are never told apart by guess.
     """
-    rows = list(record.authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
+    rows = list(record.outside_authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
     if not rows:
         raise IdentityChangeRefused(f"Choose at least one author row of “{record.name}”.")
     if into is not None and into.pk == record.pk:
