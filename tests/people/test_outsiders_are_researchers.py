@@ -48,4 +48,3 @@ def test_a_new_external_persons_address_is_numbered_past_a_members():
     assert unique_slug("Xin Jin") == "xin-jin-2"
     with pytest.raises(ValidationError, match="Web address"):
         ExternalPerson(name="Xin Jin", slug="xin-jin").full_clean()
-
