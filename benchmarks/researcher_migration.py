@@ -291,16 +291,16 @@ def run_migration(
         generate(old, members=members, outsiders=outsiders, papers=papers)
         log(f"generated in {time.perf_counter() - started:.1f} s")
 
-    return _compare_across(connection, fill=fill, log=log)
+    return compare_across(connection, fill=fill, log=log)
 
 
 def migrate_existing(connection: Any, *, log: Callable[[str], None]) -> list[str]:
     """Record a database left just before the migration (a copy of a seeded or a live site's),
     migrate it forward, compare. Returns the differences."""
-    return _compare_across(connection, fill=None, log=log)
+    return compare_across(connection, fill=None, log=log)
 
 
-def _compare_across(
+def compare_across(
     connection: Any, *, fill: Callable[[Any], None] | None, log: Callable[[str], None]
 ) -> list[str]:
     """Every app at its latest migration, people just before the researcher's: `fill` the
