@@ -1,4 +1,4 @@
-"""The Researcher migration (people 0020) on a generated database: every count and every link
+"""The Researcher migrations (people 0020 to 0022, publications 0031 and 0032) on a generated database: every count and every link
 compared before and after, and the time it takes.
 
     DEBUG=1 .venv/bin/python -m benchmarks.researcher_migration --papers 20000
@@ -17,6 +17,20 @@ from collections.abc import Callable
 from typing import Any
 
 BEFORE_PEOPLE = ("people", "0019_images26_images")
+# Apps with a migration after the researcher's that depends on it: where they stand before.
+BEFORE_OTHERS = {"publications": "0030_bibreview_saved_keys"}
+# Keys naming an outsider, whose id changes (stage 2: outsiders become researchers): compared
+# by the human they name instead ("authors", "advisors", "collaborators", "identity changes").
+OUTSIDER_KEYS = (
+    "external_id",
+    "external_advisor_id",
+    "external_collaborator_id",
+    "record_id",
+    "other_id",
+    "other_snapshot",
+)
+# The outsiders' history: its own table before stage 2, researcher rows without profile after.
+OUTSIDER_HISTORY = "people.historicalexternalperson"
 # The apps whose rows the migration may touch: every row of theirs is compared.
 COMPARED_APPS = ("people", "publications", "news")
 # The researcher's fields a profile (and its history) gains: empty, nothing to compare.
@@ -77,6 +91,29 @@ def generate(apps: Any, *, members: int, outsiders: int, papers: int) -> None:
         )
         for n in range(outsiders)
     )
+    HistoricalExternalPerson = apps.get_model("people", "HistoricalExternalPerson")
+    HistoricalExternalPerson.objects.bulk_create(
+        HistoricalExternalPerson(
+            **{field: getattr(outsider, field) for field in OUTSIDER_FIELDS},
+            id=outsider.pk,
+            history_date="2026-01-01T00:00:00Z",
+            history_type="+",
+        )
+        for outsider in externals
+    )
+    # A merge and a split the log can undo: their ids and snapshot name outsiders.
+    IdentityChange = apps.get_model("people", "IdentityChange")
+    if len(externals) > 1:
+        IdentityChange.objects.create(
+            kind="merge",
+            summary="Merged",
+            record=externals[0],
+            other_snapshot={"id": externals[1].pk + 10_000, "slug": "merged-away"},
+            moved={},
+        )
+        IdentityChange.objects.create(
+            kind="split", summary="Split", record=externals[0], other=externals[1], moved={}
+        )
     Membership.objects.bulk_create(
         Membership(group=group, person=person, start="2020") for person in people[::2]
     )
@@ -146,13 +183,16 @@ def snapshot(apps: Any) -> dict[str, Any]:
     for app in COMPARED_APPS:
         for model in apps.get_app_config(app).get_models():
             label = model._meta.label_lower
-            if label in ("people.researcher", "people.historicalresearcher"):
-                continue  # new: compared below, through the profiles
+            if label in ("people.researcher", "people.historicalresearcher", OUTSIDER_HISTORY):
+                continue  # new, or moved: compared below
+            if label == "people.externalperson":
+                state[label] = _outsiders(apps, model)
+                continue
             columns = sorted(
                 field.attname
                 for field in model._meta.concrete_fields
                 # The profile's key: `id` before, the researcher link after (same values).
-                if field.attname not in ("id", "researcher_id")
+                if field.attname not in ("id", "researcher_id", *OUTSIDER_KEYS)
                 and field.attname not in NEW_IDENTITY_FIELDS
             )
             key = "slug" if label == "people.person" else model._meta.pk.attname
@@ -160,6 +200,7 @@ def snapshot(apps: Any) -> dict[str, Any]:
                 key = "history_id"
             rows = model._default_manager.order_by(key).values_list(key, *columns)
             state[label] = {"count": len(rows), "columns": columns, "rows": list(rows)}
+    state[OUTSIDER_HISTORY] = _outsider_history(apps)
     Authorship = apps.get_model("publications", "Authorship")
     Advising = apps.get_model("people", "Advising")
     Collaboration = apps.get_model("people", "Collaboration")
@@ -179,7 +220,39 @@ def snapshot(apps: Any) -> dict[str, Any]:
         (row.person.slug, row.position, _who(row, "collaborator", "external_collaborator"))
         for row in Collaboration.objects.select_related("person").order_by("pk")
     ]
+    IdentityChange = apps.get_model("people", "IdentityChange")
+    state["identity changes"] = [
+        (row.pk, row.kind, _who(row, "record"), _who(row, "other"), row.other_snapshot.get("slug"))
+        for row in IdentityChange.objects.order_by("pk")
+    ]
     return state
+
+
+OUTSIDER_FIELDS = ("name", "slug", "aliases", "orcid", "dblp", "affiliation", "homepage")
+
+
+def _outsiders(apps: Any, model: Any) -> dict[str, Any]:
+    """The external people, by slug: a table before stage 2, researchers without a profile
+    after (a proxy, whose migration-state manager lists every researcher)."""
+    rows = model._base_manager.order_by("slug")
+    if model._meta.proxy:
+        rows = rows.filter(profile__isnull=True)
+    found = list(rows.values_list(*OUTSIDER_FIELDS))
+    return {"count": len(found), "rows": found}
+
+
+def _outsider_history(apps: Any) -> dict[str, Any]:
+    """The outsiders' history rows, without their ids: their own table before stage 2,
+    researcher history rows of no member after."""
+    fields = (*OUTSIDER_FIELDS, "history_type", "history_date", "history_change_reason")
+    try:
+        rows = apps.get_model("people", "HistoricalExternalPerson")._default_manager.all()
+    except LookupError:
+        members = apps.get_model("people", "Person")._base_manager.values("pk")
+        history = apps.get_model("people", "HistoricalResearcher")._default_manager
+        rows = history.exclude(id__in=members)
+    found = sorted(rows.values_list(*fields))
+    return {"count": len(found), "rows": found}
 
 
 def researchers_match_profiles(apps: Any) -> list[str]:
@@ -187,7 +260,7 @@ def researchers_match_profiles(apps: Any) -> list[str]:
     Person = apps.get_model("people", "Person")
     Researcher = apps.get_model("people", "Researcher")
     problems = []
-    researchers = dict(Researcher.objects.values_list("pk", "name"))
+    researchers = dict(Researcher.objects.filter(profile__isnull=False).values_list("pk", "name"))
     for pk, name in Person.objects.values_list("pk", "name"):
         if researchers.get(pk) != name:
             problems.append(f"profile {pk} ({name}): researcher {researchers.get(pk)!r}")
@@ -218,16 +291,16 @@ def run_migration(
         generate(old, members=members, outsiders=outsiders, papers=papers)
         log(f"generated in {time.perf_counter() - started:.1f} s")
 
-    return _compare_across(connection, fill=fill, log=log)
+    return compare_across(connection, fill=fill, log=log)
 
 
 def migrate_existing(connection: Any, *, log: Callable[[str], None]) -> list[str]:
     """Record a database left just before the migration (a copy of a seeded or a live site's),
     migrate it forward, compare. Returns the differences."""
-    return _compare_across(connection, fill=None, log=log)
+    return compare_across(connection, fill=None, log=log)
 
 
-def _compare_across(
+def compare_across(
     connection: Any, *, fill: Callable[[Any], None] | None, log: Callable[[str], None]
 ) -> list[str]:
     """Every app at its latest migration, people just before the researcher's: `fill` the
@@ -236,7 +309,10 @@ def _compare_across(
 
     executor = MigrationExecutor(connection)
     after = executor.loader.graph.leaf_nodes()
-    before = [BEFORE_PEOPLE if app == "people" else (app, name) for app, name in after]
+    before = [
+        BEFORE_PEOPLE if app == "people" else (app, BEFORE_OTHERS.get(app, name))
+        for app, name in after
+    ]
     executor.migrate(before)
     try:
         executor.loader.build_graph()

@@ -444,7 +444,7 @@ class SplitForm(forms.Form):
 
     def __init__(self, *args, record: ExternalPerson, **kwargs):
         super().__init__(*args, **kwargs)
-        rows = record.authorships.select_related("publication").order_by(
+        rows = record.outside_authorships.select_related("publication").order_by(
             "-publication__year", "publication__title"
         )
         authorships = self.fields["authorships"]
@@ -476,7 +476,7 @@ class ExternalPersonAdmin(HistoryAdmin):
     actions = ["merge_selected"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(author_rows=Count("authorships"))
+        return super().get_queryset(request).annotate(author_rows=Count("outside_authorships"))
 
     @admin.display(description="author rows", ordering="author_rows")
     def author_rows(self, record):
@@ -486,7 +486,9 @@ class ExternalPersonAdmin(HistoryAdmin):
     def author_row_list(self, record):
         if record.pk is None:
             return "—"
-        rows = record.authorships.select_related("publication").order_by("-publication__year")
+        rows = record.outside_authorships.select_related("publication").order_by(
+            "-publication__year"
+        )
         items = format_html_join(
             "",
             "<li>“{}”, author {} of {}</li>",
@@ -504,7 +506,7 @@ class ExternalPersonAdmin(HistoryAdmin):
 
     @admin.action(description="Merge the two selected records", permissions=["change"])
     def merge_selected(self, request, queryset):
-        records = list(queryset.annotate(rows=Count("authorships")).order_by("-rows", "pk"))
+        records = list(queryset.annotate(rows=Count("outside_authorships")).order_by("-rows", "pk"))
         if len(records) != 2:
             self.message_user(request, "Select exactly two records to merge.", messages.ERROR)
             return None

@@ -24,7 +24,7 @@ from django.utils.text import slugify
 from simple_history.utils import bulk_update_with_history
 
 from directory.roles import MEMBER_LOGINS_GROUP, is_editor
-from people.models import ExternalPerson, IdentityChange, KnownByNames, Person
+from people.models import ExternalPerson, IdentityChange, KnownByNames, Person, Researcher
 from people.names import normalize_name
 
 # What a merge copies from the absorbed record into the kept one, where the kept one has none.
@@ -83,9 +83,10 @@ def delete_with_history(record: models.Model, *, reason: str, user) -> None:
 
 
 def unique_slug(name: str) -> str:
-    """The name's slug, numbered when a record has it already: "xin-jin", "xin-jin-2"."""
+    """The name's slug, numbered when a member or a record has it already: "xin-jin",
+    "xin-jin-2" (members and external people share one set of addresses)."""
     base = slugify(name)[:190] or "person"
-    return numbered(base, taken=ExternalPerson.objects.filter(slug__startswith=base), field="slug")
+    return numbered(base, taken=Researcher.objects.filter(slug__startswith=base), field="slug")
 
 
 def numbered(base: str, *, taken: models.QuerySet, field: str) -> str:
@@ -168,7 +169,7 @@ def split_author_rows(
     A new record shares `record`'s name, so later author rows of that name are linked to
     neither: two people with one name are never told apart by guess.
     """
-    rows = list(record.authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
+    rows = list(record.outside_authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
     if not rows:
         raise IdentityChangeRefused(f"Choose at least one author row of “{record.name}”.")
     if into is not None and into.pk == record.pk:
@@ -216,9 +217,9 @@ def undo_identity_change(*, change: IdentityChange, user=None) -> UndoResult:
 
 def _undo_merge(change: IdentityChange, keep: ExternalPerson, user) -> UndoResult:
     snapshot = change.other_snapshot
-    if ExternalPerson.objects.filter(slug=snapshot["slug"]).exists():
+    if Researcher.objects.filter(slug=snapshot["slug"]).exists():
         raise IdentityChangeRefused(
-            f"Another record has the address “{snapshot['slug']}” now: rename it first."
+            f"Another member or record has the address “{snapshot['slug']}” now: rename it first."
         )
     reason = f"Undid the merge of “{snapshot['name']}” (#{snapshot['id']}) into “{keep.name}”"
     added = set(change.record_before.get("aliases_added", []))

@@ -274,8 +274,8 @@ class PublicationQuerySet(PairsFollowWrites, PublishableQuerySet):
         """The external people among the authors of these publications, with the number of
         them each wrote (`shared`), most shared first. One query when evaluated."""
         return (
-            ExternalPerson.objects.filter(authorships__publication__in=self.values("pk"))
-            .annotate(shared=models.Count("authorships__publication", distinct=True))
+            ExternalPerson.objects.filter(outside_authorships__publication__in=self.values("pk"))
+            .annotate(shared=models.Count("outside_authorships__publication", distinct=True))
             .order_by("-shared", "name")
         )
 
@@ -544,7 +544,9 @@ class Authorship(PublicationPart):
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
-        related_name="authorships",
+        # Not "authorships": that is the member's, and a profile inherits an outsider's reverse
+        # names (both are researchers).
+        related_name="outside_authorships",
         verbose_name="external person",
         help_text="Who this author is when not a member, if staff keep a record of them. "
         "Filled in from the name when left empty.",

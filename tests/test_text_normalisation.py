@@ -34,6 +34,8 @@ from tests.factories import make_news, make_person, make_publication
 
 ORCID = "0000-0002-1825-0097"
 FULLWIDTH_ORCID = "０000-0002-1825-0097"  # noqa: RUF001  (the fullwidth digit is the point)
+OTHER_ORCID = "0000-0001-5109-3700"
+FULLWIDTH_OTHER_ORCID = "０000-0001-5109-3700"  # noqa: RUF001
 BIDI_CONTROLS = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2069"]
 NONCHARACTERS = ["\ufffe", "\uffff", "\ufdd0", "\ufdef", "\U0001fffe", "\U0010ffff"]
 # Names that draw nothing: zero-width space and joiner, direction marks, a soft hyphen, a
@@ -374,7 +376,8 @@ def test_the_data_migration_mends_older_rows_and_says_what_it_changed(capsys):
     store_raw(Person, person.pk, name="Ada\u200f Love\u202elace", orcid=FULLWIDTH_ORCID)
     # Its column holds 19 characters (PostgreSQL refuses more): the address form cannot have
     # been stored, the fullwidth one can.
-    store_raw(ExternalPerson, external.pk, orcid=FULLWIDTH_ORCID)
+    # Another iD: a member and an outsider are one table now, and one iD names one human.
+    store_raw(ExternalPerson, external.pk, orcid=FULLWIDTH_OTHER_ORCID)
     store_raw(
         Publication,
         publication.pk,
@@ -396,7 +399,7 @@ def test_the_data_migration_mends_older_rows_and_says_what_it_changed(capsys):
     person.refresh_from_db()
     publication.refresh_from_db()
     assert (person.name, person.orcid) == ("Ada Lovelace", ORCID)
-    assert ExternalPerson.objects.get(pk=external.pk).orcid == ORCID
+    assert ExternalPerson.objects.get(pk=external.pk).orcid == OTHER_ORCID
     assert (publication.title, publication.doi) == ("Café", "10.1145/3544216.3544265")
     assert Authorship.objects.get(publication=publication).name == "Hang Zhu"
     assert Publication.objects.get(pk=bad_doi.pk).doi == ""

@@ -230,7 +230,9 @@ class Advising(OrderedRow):
         on_delete=models.CASCADE,
         null=True,
         blank=True,
-        related_name="students",
+        # Not "students": that is the member's (Person) reverse name, and a profile inherits an
+        # outsider's, both being researchers.
+        related_name="outside_students",
         help_text="The advisor, when outside the lab.",
     )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.ADVISOR)
@@ -322,7 +324,7 @@ class Collaboration(OrderedRow):
         on_delete=models.CASCADE,
         null=True,
         blank=True,
-        related_name="collaborations",
+        related_name="outside_collaborations",
         help_text="The collaborator, when outside the lab.",
     )
 

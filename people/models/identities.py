@@ -12,7 +12,7 @@ from directory.identifiers import (
     OrcidField,
 )
 from directory.querysets import SiteQuerySet
-from directory.validation import ValidatedModel, validate_initials, validate_visible_name
+from directory.validation import ValidatedModel, validate_visible_name
 from people.names import normalize_name
 
 # A person has a few spellings of their name; linking asks the database for each, so a list of
@@ -75,6 +75,10 @@ DBLP_VALIDATOR = RegexValidator(
 )
 
 
+# Kept by name: an ExternalPerson's saves are sent to it by hand (below).
+RESEARCHER_HISTORY = HistoricalRecords()
+
+
 class Researcher(KnownByNames, ValidatedModel):
     """One human the site names: the names author lists print, identifiers, affiliation.
 
@@ -84,8 +88,9 @@ class Researcher(KnownByNames, ValidatedModel):
 
     name = models.CharField(
         max_length=200,
-        # The initials avatar draws two letters: a name that makes more is refused.
-        validators=[validate_initials, validate_visible_name],
+        # A member's name must also make initials (Person.clean_fields); an outsider has no
+        # avatar, so an author list's spelling is kept as printed.
+        validators=[validate_visible_name],
         help_text="The name as the person writes it.",
     )
     slug = models.SlugField(
@@ -93,7 +98,7 @@ class Researcher(KnownByNames, ValidatedModel):
         max_length=200,
         unique=True,
         help_text="A member's profile address: /people/slug/. Names the researcher in the "
-        "seeded data and exports.",
+        "seeded data and exports; members and external people share one set of addresses.",
     )
     aliases = models.TextField(
         blank=True,
@@ -122,17 +127,27 @@ class Researcher(KnownByNames, ValidatedModel):
     homepage = models.URLField(blank=True)
 
     objects = ResearcherQuerySet.as_manager()
-    history = HistoricalRecords()
+    history = RESEARCHER_HISTORY
 
     class Meta:
         ordering = ["name", "slug"]
         constraints = [
-            # An ORCID iD names one human: a second researcher with it is the same person twice.
+            # An identifier names one human: a second researcher with it is the same person
+            # twice (member or outsider alike), and the BibTeX import and merges look people
+            # up by them.
             models.UniqueConstraint(
                 fields=["orcid"],
                 condition=~models.Q(orcid=""),
                 name="researcher_orcid_unique",
-                violation_error_message="Another profile has this ORCID iD.",
+                violation_error_message="Another person has this ORCID iD: if they are one "
+                "person, merge the two instead.",
+            ),
+            models.UniqueConstraint(
+                fields=["dblp"],
+                condition=~models.Q(dblp=""),
+                name="researcher_dblp_unique",
+                violation_error_message="Another person has this dblp identifier: if they are "
+                "one person, merge the two instead.",
             ),
         ]
 
@@ -143,71 +158,36 @@ class Researcher(KnownByNames, ValidatedModel):
         return (self.slug,)
 
 
-class ExternalPersonQuerySet(SiteQuerySet):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
+class ExternalPersonQuerySet(ResearcherQuerySet):
+    pass
 
 
-class ExternalPerson(KnownByNames, ValidatedModel):
-    """Someone outside the lab (an advisor, a co-author) as a record of their own.
+class ExternalPersonManager(models.Manager.from_queryset(ExternalPersonQuerySet)):  # type: ignore[misc]
+    """Researchers without a profile: the people outside the lab."""
+
+    def get_queryset(self) -> ExternalPersonQuerySet:
+        return super().get_queryset().filter(profile__isnull=True)
+
+
+class ExternalPerson(Researcher):
+    """Someone outside the lab (an advisor, a co-author): a researcher without a profile, listed
+    apart in the admin as they were when they had a table of their own.
 
     Author rows printed with their name or an alias link to the record exactly as they link
     to members: only when no other record or member has that name (publications/services.py).
     Staff create records; nothing creates one for every unknown author.
+
+    A proxy: simple-history records nothing for a proxy's saves (django-simple-history #544),
+    so `_record_outsider_history` below sends them to the researcher's history.
     """
 
-    name = models.CharField(
-        max_length=200,
-        validators=[validate_visible_name],
-        help_text="The name as author lists print it.",
-    )
-    slug = models.SlugField(
-        max_length=200, unique=True, help_text="Names the record in the seeded data and exports."
-    )
-    aliases = models.TextField(
-        blank=True,
-        validators=[validate_aliases],
-        help_text="Other spellings of the name found in author lists, one per line. Used to "
-        "link author rows to this record.",
-    )
-    affiliation = models.CharField(
-        max_length=300, blank=True, help_text="Where they work, when known."
-    )
-    # The same field as a member's: the same pasted forms accepted, the same check.
-    orcid = OrcidField("ORCID", help_text=f'e.g. "{ORCID_EXAMPLE}", or its address on orcid.org.')
-    dblp = models.CharField(
-        "dblp identifier",
-        max_length=100,
-        blank=True,
-        validators=[DBLP_VALIDATOR],
-        help_text='The part of the dblp address after "dblp.org/pid/", e.g. "84/2427".',
-    )
-    homepage = models.URLField(blank=True)
-
-    objects = ExternalPersonQuerySet.as_manager()
-    history = HistoricalRecords()
+    objects = ExternalPersonManager()  # type: ignore[misc]
 
     class Meta:
+        proxy = True
         ordering = ["name", "slug"]
         verbose_name = "external person"
         verbose_name_plural = "external people"
-        constraints = [
-            # An identifier names one person: two records sharing one are one person to merge,
-            # and the BibTeX import and merges look records up by them.
-            models.UniqueConstraint(
-                fields=["orcid"],
-                condition=~models.Q(orcid=""),
-                name="externalperson_orcid_unique",
-                violation_error_message="Another record has this ORCID: merge the two instead.",
-            ),
-            models.UniqueConstraint(
-                fields=["dblp"],
-                condition=~models.Q(dblp=""),
-                name="externalperson_dblp_unique",
-                violation_error_message="Another record has this dblp identifier: merge the two "
-                "instead.",
-            ),
-        ]
 
     def __str__(self):
         return f"{self.name} ({self.affiliation})" if self.affiliation else self.name
@@ -215,9 +195,6 @@ class ExternalPerson(KnownByNames, ValidatedModel):
     @property
     def described(self) -> str:
         return f"{self}, external person"
-
-    def natural_key(self):
-        return (self.slug,)
 
     @property
     def url(self) -> str:
@@ -229,6 +206,18 @@ class ExternalPerson(KnownByNames, ValidatedModel):
         if self.dblp:
             return f"https://dblp.org/pid/{self.dblp}"
         return ""
+
+
+def _record_outsider_history() -> None:
+    """Save and delete an ExternalPerson into Researcher's history: simple-history connects its
+    receivers for the concrete model only, and Django sends a proxy's signals with the proxy as
+    sender (django-simple-history issue #544)."""
+    records = RESEARCHER_HISTORY
+    models.signals.post_save.connect(records.post_save, sender=ExternalPerson, weak=False)
+    models.signals.post_delete.connect(records.post_delete, sender=ExternalPerson, weak=False)
+
+
+_record_outsider_history()
 
 
 def member_or_external(*, member: str, external: str, name: str) -> models.CheckConstraint:

@@ -3,6 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from simple_history.models import HistoricalRecords
 
@@ -12,7 +13,7 @@ from directory.identifiers import (
 from directory.markdown import MarkdownField, RenderedMarkdownField
 from directory.models import PublicPage
 from directory.querysets import PublishableQuerySet, SiteQuerySet
-from directory.validation import ValidatedModel
+from directory.validation import ValidatedModel, validate_initials
 from people.avatars import initials_of
 from people.models.identities import Researcher, _lines, validate_aliases
 
@@ -329,6 +330,22 @@ class Person(PublicPage, Researcher):
 
     def __str__(self):
         return self.name
+
+    def clean_fields(self, exclude: Any = None) -> None:
+        """The researcher's rules, and one of a member's own: the initials avatar draws two
+        letters, so a name that makes more is refused (an outsider has no avatar)."""
+        errors: dict[str, list[ValidationError]] = {}
+        try:
+            super().clean_fields(exclude=exclude)
+        except ValidationError as error:
+            errors = error.update_error_dict(errors)
+        if not (exclude and "name" in exclude) and "name" not in errors:
+            try:
+                validate_initials(self.name)
+            except ValidationError as error:
+                errors.setdefault("name", []).extend(error.error_list)
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def described(self) -> str:

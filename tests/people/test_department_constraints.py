@@ -13,6 +13,7 @@ from people.models import (
     Education,
     ExternalPerson,
     Membership,
+    Researcher,
     validate_orcid,
 )
 from publications.models import Authorship
@@ -26,7 +27,8 @@ NAMED_CONSTRAINTS = {
         "membership_one_current_per_group_and_person",
         "membership_ends_after_it_starts",
     ],
-    ExternalPerson: ["externalperson_orcid_unique", "externalperson_dblp_unique"],
+    # One table for members and outsiders: one rule for each identifier (stage 2).
+    Researcher: ["researcher_orcid_unique", "researcher_dblp_unique"],
     Advising: [
         "advising_unique_position",
         "advising_one_advisor",
@@ -164,9 +166,9 @@ def test_an_orcid_or_dblp_identifier_names_one_record_and_blank_ones_are_many():
     make_external(orcid="0000-0002-1825-0097", dblp="84/2427")
     make_external()
     make_external()  # two records without identifiers
-    with refused("externalperson_orcid_unique", unique=True), transaction.atomic():
+    with refused("researcher_orcid_unique", unique=True), transaction.atomic():
         make_external(orcid="0000-0002-1825-0097")
-    with refused("externalperson_dblp_unique", unique=True), transaction.atomic():
+    with refused("researcher_dblp_unique", unique=True), transaction.atomic():
         make_external(dblp="84/2427")
     duplicate = ExternalPerson(name="Again", slug="again", orcid="0000-0002-1825-0097")
     with pytest.raises(ValidationError, match="merge the two instead"):

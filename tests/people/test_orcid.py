@@ -64,7 +64,7 @@ def test_two_profiles_cannot_share_an_orcid_id(editor_client):
     person = make_person()
     response = post_person(editor_client, person, orcid="0000-0002-1825-0097")
     assert response.status_code == 200
-    assert "Another profile has this ORCID iD." in response.content.decode()
+    assert "Another person has this ORCID iD" in response.content.decode()
 
 
 @pytest.mark.django_db
