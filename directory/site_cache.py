@@ -577,8 +577,8 @@ def fragment_timeout() -> int:
 @functools.cache
 def release() -> str:
     """The code's version, so a deploy never serves a page rendered by the templates before it:
-    settings.SITE_RELEASE, else a digest of the project's own source, templates and static files
-    (the same on every app server that runs the same code)."""
+    settings.SITE_RELEASE, else a digest of the project's own source, templates, static files and
+    translations (the same on every app server that runs the same code)."""
     if settings.SITE_RELEASE:
         return settings.SITE_RELEASE
     base = Path(settings.BASE_DIR)
@@ -586,6 +586,8 @@ def release() -> str:
     templates: list[dict[str, Any]] = settings.TEMPLATES
     roots |= {Path(folder) for template in templates for folder in template["DIRS"]}
     roots |= {Path(folder) for folder in settings.STATICFILES_DIRS}
+    # The translations: a corrected Chinese string shows on the next request after a deploy.
+    roots |= {Path(folder) for folder in settings.LOCALE_PATHS}
     digest = hashlib.sha256()
     for root in sorted(root for root in roots if root.is_relative_to(base)):
         for path in sorted(root.rglob("*")):

@@ -5,9 +5,13 @@ alternates, and a page cache that never gives one language's page for the other.
 These tests commit for real (transaction=True), as tests/test_site_cache.py does: the page
 cache keeps pages only outside a transaction that wrote."""
 
+import ast
+import gettext
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -31,6 +35,47 @@ PAGES = [
 @pytest.fixture
 def site():
     return make_cached_site()
+
+
+# Words each page shows in each language: the header's, and one of the page's own, some from
+# parts kept apart from the page ({% cache %} fragments, a list's entries).
+WORDS = {
+    "/": {
+        "en": ["Skip to main content", "Recent publications"],
+        "zh-hans": ["跳到主要内容", "最新论文"],
+    },
+    "/people/": {
+        "en": ["<h1>People</h1>", "Name or research interest"],
+        "zh-hans": ["<h1>成员</h1>", "姓名或研究兴趣"],
+    },
+    "/people/hang-zhu/": {
+        "en": ["Publications per year", "Export all:"],
+        "zh-hans": ["每年论文数", "全部导出："],
+    },
+    "/publications/": {
+        "en": ["Apply filters", "Publications per year", ">Cite<"],
+        "zh-hans": ["应用筛选", "每年论文数", ">引用<"],
+    },
+    "/publications/klotski/": {
+        "en": ["Download BibTeX (.bib)"],
+        "zh-hans": ["下载 BibTeX（.bib）"],
+    },
+    "/news/": {"en": ["<h1>News</h1>"], "zh-hans": ["<h1>新闻</h1>"]},
+    "/search/?q=klotski": {
+        "en": ["Search results for “klotski”"],
+        "zh-hans": ["“klotski”的搜索结果"],
+    },
+    "/accessibility/": {"en": ["Skip to main content"], "zh-hans": ["跳到主要内容"]},
+}
+
+
+def assert_in_language(response, url: str, language: str) -> None:
+    page = response.content.decode()
+    other = "en" if language == "zh-hans" else "zh-hans"
+    for words in WORDS[url][language]:
+        assert words in page, f"{words!r} missing from {url} in {language}"
+    for words in WORDS[url][other]:
+        assert words not in page, f"{words!r} on {url} in {language}"
 
 
 def html_lang(response) -> str:
@@ -58,6 +103,8 @@ def test_every_page_is_in_chinese_under_its_prefix_and_english_at_its_plain_addr
     assert "Accept-Language" not in english.get("Vary", "")
     assert (html_lang(english), english["Content-Language"]) == ("en", "en")
     assert (html_lang(chinese), chinese["Content-Language"]) == ("zh-hans", "zh-hans")
+    assert_in_language(english, url, "en")
+    assert_in_language(chinese, url, "zh-hans")
 
 
 @pytest.mark.parametrize("first, second", [("", "/zh-hans"), ("/zh-hans", "")])
@@ -76,6 +123,9 @@ def test_the_page_cache_never_gives_one_languages_page_for_the_other(
     asked = client.get(f"{second}{url}", headers={"If-None-Match": kept["ETag"]})
     assert asked.status_code == 200
     assert html_lang(asked) == html_lang(other)
+    # The parts kept apart from the page (filters, chart, each paper's entry) too.
+    assert_in_language(kept, url, html_lang(kept))
+    assert_in_language(other, url, html_lang(other))
 
 
 @pytest.mark.parametrize("url", PAGES)
@@ -117,3 +167,34 @@ def test_a_page_in_chinese_costs_the_queries_it_costs_in_english(client, site, u
         counts.append(len(queries))
     # The second round: the kept counts and fragments of each language are warm.
     assert counts[2] == counts[3]
+
+
+def test_every_string_of_the_chinese_catalogue_is_translated_and_compiled():
+    """The .po is what translators edit; the committed .mo is what the site reads."""
+    folder = Path(settings.BASE_DIR) / "locale" / "zh_Hans" / "LC_MESSAGES"
+    entries = read_po(folder / "django.po")
+    assert len(entries) > 100
+    untranslated = [msgid for msgid, msgstr in entries.items() if not msgstr]
+    assert not untranslated
+    with open(folder / "django.mo", "rb") as compiled:
+        catalogue = gettext.GNUTranslations(compiled)
+    stale = [msgid for msgid, msgstr in entries.items() if catalogue.gettext(msgid) != msgstr]
+    assert not stale, "compile the catalogue again: manage.py compilemessages"
+
+
+def read_po(path: Path) -> dict[str, str]:
+    """msgid: its (first) translation, from a .po file's entries."""
+    entries: dict[str, str] = {}
+    for block in path.read_text().split("\n\n"):
+        fields: dict[str, str] = {}
+        name = ""
+        for line in block.splitlines():
+            if line.startswith("#"):
+                continue
+            if not line.startswith('"'):
+                name, _, line = line.partition(" ")
+                fields.setdefault(name, "")
+            fields[name] += ast.literal_eval(line)
+        if fields.get("msgid"):
+            entries[fields["msgid"]] = fields.get("msgstr", fields.get("msgstr[0]", ""))
+    return entries
