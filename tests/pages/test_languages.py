@@ -16,7 +16,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from directory import site_cache
-from tests.factories import make_cached_site
+from people.models import Education
+from tests.factories import make_cached_site, make_news
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -198,3 +199,28 @@ def read_po(path: Path) -> dict[str, str]:
         if fields.get("msgid"):
             entries[fields["msgid"]] = fields.get("msgstr", fields.get("msgstr[0]", ""))
     return entries
+
+
+def test_dates_are_written_the_way_each_language_writes_them(client, site):
+    """News dates and CV periods are partial dates: English keeps the form staff type
+    ("5 Mar 2024"), Chinese uses Django's Chinese formats."""
+    make_news(title="Klotski at NSDI", date="2024-03-05", body="The talk.")
+    Education.objects.create(
+        person=site,
+        degree="Ph.D.",
+        institution="Peking University",
+        start="2019-09",
+        is_current=True,
+    )
+    english = (
+        client.get("/news/").content.decode() + client.get("/people/hang-zhu/").content.decode()
+    )
+    chinese = (
+        client.get("/zh-hans/news/").content.decode()
+        + client.get("/zh-hans/people/hang-zhu/").content.decode()
+    )
+    assert "5 Mar 2024" in english
+    assert "Sep 2019 – Present" in english
+    assert "2024年3月5日" in chinese
+    assert "2019年9月 – 至今" in chinese
+    assert "Mar 2024" not in chinese
