@@ -66,7 +66,10 @@ WORDS = {
         "en": ["Search results for “klotski”"],
         "zh-hans": ["“klotski”的搜索结果"],
     },
-    "/accessibility/": {"en": ["Skip to main content"], "zh-hans": ["跳到主要内容"]},
+    "/accessibility/": {
+        "en": ["<h1>Accessibility</h1>"],
+        "zh-hans": ["<h1>无障碍声明</h1>", "本声明目前只有英文版。"],
+    },
 }
 
 
