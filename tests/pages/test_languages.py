@@ -54,8 +54,8 @@ WORDS = {
         "zh-hans": ["每年论文数", "全部导出："],
     },
     "/publications/": {
-        "en": ["Apply filters", "Publications per year", ">Cite<"],
-        "zh-hans": ["应用筛选", "每年论文数", ">引用<"],
+        "en": ["Apply filters", "Publications per year", ">Cite<", "<legend>Lab member</legend>"],
+        "zh-hans": ["应用筛选", "每年论文数", ">引用<", "<legend>实验室成员</legend>"],
     },
     "/publications/klotski/": {
         "en": ["Download BibTeX (.bib)"],
