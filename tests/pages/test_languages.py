@@ -187,7 +187,7 @@ def test_every_string_of_the_chinese_catalogue_is_translated_and_compiled():
 
 
 def read_po(path: Path) -> dict[str, str]:
-    """msgid: its (first) translation, from a .po file's entries."""
+    """msgid (after its context, if any): its (first) translation, from a .po file's entries."""
     entries: dict[str, str] = {}
     for block in path.read_text().split("\n\n"):
         fields: dict[str, str] = {}
@@ -200,7 +200,9 @@ def read_po(path: Path) -> dict[str, str]:
                 fields.setdefault(name, "")
             fields[name] += ast.literal_eval(line)
         if fields.get("msgid"):
-            entries[fields["msgid"]] = fields.get("msgstr", fields.get("msgstr[0]", ""))
+            # A string with a context (pgettext) is kept under "context\x04msgid".
+            key = "\x04".join(filter(None, [fields.get("msgctxt"), fields["msgid"]]))
+            entries[key] = fields.get("msgstr", fields.get("msgstr[0]", ""))
     return entries
 
 
