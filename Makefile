@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test install migrations-check lint format bench bench-bibtex bench-export load vnu screenshots
+.PHONY: run serve test install migrations-check messages lint format bench bench-bibtex bench-export load vnu screenshots
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,14 @@ test: install migrations-check lint
 
 migrations-check: install
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
+
+## The Chinese catalogue (docs/decisions/languages.md): gather the strings wrapped in the public
+## templates and code into locale/zh_Hans/LC_MESSAGES/django.po, to translate there; then compile it
+## to django.mo, which is committed (the site needs no gettext tools). Needs gettext (xgettext, msgfmt).
+messages: install
+	DEBUG=1 $(BIN)/python manage.py makemessages -l zh_Hans --no-obsolete \
+		--ignore=.venv --ignore=.tools --ignore=node_modules --ignore=tests --ignore=templates/admin
+	DEBUG=1 $(BIN)/python manage.py compilemessages -l zh_Hans --ignore=.venv --ignore=.tools
 
 ## Style, and the layers (docs/architecture.md): import-linter's contract and mypy's types.
 lint: install

@@ -8,7 +8,9 @@ be an HTML page, which a client reading JSON cannot parse: this turns each into
 
 from http import HTTPStatus
 
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
 
 API_PREFIX = "/api/"
 
@@ -38,3 +40,19 @@ def as_json(response):
         if header in response:
             replacement[header] = response[header]
     return replacement
+
+
+class LanguageFromAddressMiddleware(LocaleMiddleware):
+    """Django's LocaleMiddleware, where the address alone says the language.
+
+    With `i18n_patterns(prefix_default_language=False)` an address without a language prefix is
+    always English, whatever the browser's Accept-Language; Django still adds "Vary:
+    Accept-Language" to those answers, which would tell every proxy (and the site's page
+    cache, which keeps only answers that vary by Cookie at most) that they differ by a header
+    they do not read. The answer names its language in Content-Language instead."""
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response

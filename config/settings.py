@@ -185,6 +185,9 @@ MIDDLEWARE = [
     # Before sessions and the views: a 304 or a cached page costs one or two cache reads.
     "directory.site_cache.SiteCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language from the address (/zh-hans/...), never from the browser: after the page
+    # cache, whose keys hold the address; before CommonMiddleware, as Django asks.
+    "config.middleware.LanguageFromAddressMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -312,7 +315,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The public pages in English at their plain addresses and in Simplified Chinese under /zh-hans/
+# (docs/decisions/languages.md): the address alone says the language, so the page cache, ETags
+# and search engines' hreflang alternates need nothing else. The admin and the API stay English.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("zh-hans", "简体中文"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -1,15 +1,20 @@
 import re
 
 from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.static import serve
 
 from config.api import api
+from pages.urls import page_patterns
 
 # The public pages (pages/urls.py) at the root, with their namespaces; none of their paths
-# begins with "api/" or "admin/".
+# begins with "api/" or "admin/". Each in English at its plain address and in every other
+# language under its prefix (/zh-hans/people/); the files for machines (robots.txt, the
+# sitemap) once. docs/decisions/languages.md says why the address carries the language.
 urlpatterns: list[URLPattern | URLResolver] = [
+    *i18n_patterns(path("", include(page_patterns)), prefix_default_language=False),
     path("", include("pages.urls")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

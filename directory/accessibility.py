@@ -111,6 +111,8 @@ LIMITATIONS = [
     "title and reading order, but no full PDF/UA validator (veraPDF) runs on it yet; the CV's "
     "web page has the same content.",
     "The co-author network is a picture; the table under it says the same for screen readers.",
-    "The site is in English only; names and titles in other scripts are shown as written.",
+    "The site's own words are in English and Simplified Chinese (under /zh-hans/); what staff "
+    "write (names, biographies, titles, news) is shown as written, in both, without marking "
+    "its language. This statement and the printable CV are in English only.",
     "Documents linked from a page (papers' PDFs, slides) are the authors' and are not checked.",
 ]

@@ -12,10 +12,13 @@ from functools import total_ordering
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Cast, Left, Length
+from django.utils import formats, translation
+from django.utils.translation import gettext
 
 # Every year on the site has four digits: the dates of CVs and news, publication years, and the
 # year filters' bounds all come from here.
@@ -115,6 +118,15 @@ class PartialDate:
             return f"{month} {self.year}"
         return f"{self.day} {month} {self.year}"
 
+    def display(self) -> str:
+        """As a reader of the page's language reads it: the stored form ("Jul 2026", which the
+        admin's forms read back) in the site's own language, else that language's year-month
+        and date formats through Django's (zh-hans: "2026年7月", "2026年7月25日")."""
+        if translation.get_language() in (None, settings.LANGUAGE_CODE) or self.month is None:
+            return str(self)
+        day = self.first_day()
+        return formats.date_format(day, "DATE_FORMAT" if self.day else "YEAR_MONTH_FORMAT")
+
     def _sort_key(self) -> tuple[int, int, int]:
         return (self.year, self.month or 0, self.day or 0)
 
@@ -127,14 +139,14 @@ class PartialDate:
 def format_period(start: PartialDate | None, end: PartialDate | None, ongoing: bool) -> str:
     """A span as a CV prints it: "2017 – 2022", "Sep 2023 – Present", "Started Oct 2025"."""
     if start and ongoing:
-        return f"{start} – Present"
+        return gettext("%(start)s – Present") % {"start": start.display()}
     if start and end:
-        return str(start) if start == end else f"{start} – {end}"
+        return start.display() if start == end else f"{start.display()} – {end.display()}"
     if start:
-        return f"Started {start}"
+        return gettext("Started %(start)s") % {"start": start.display()}
     if end:
-        return f"Until {end}"
-    return "Present" if ongoing else ""
+        return gettext("Until %(end)s") % {"end": end.display()}
+    return gettext("Present") if ongoing else ""
 
 
 class PartialDateFormField(forms.CharField):

@@ -40,6 +40,7 @@ from django.conf import settings
 from django.core.signals import request_finished
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from directory import caches
@@ -548,7 +549,7 @@ def cached_each(
     stamp = current_stamp()
     keep = bool(stamp) and not settings.DEBUG and not bump_pending()
     store = _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
-    keys = {id: caches.entry_key(name, parts, id, release=release()) for id in ids}
+    keys = {id: caches.entry_key(name, parts, id, release=language_release()) for id in ids}
     kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}
     found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
     if missing := [id for id in ids if id not in found]:
@@ -571,8 +572,8 @@ def fragment_timeout() -> int:
 @functools.cache
 def release() -> str:
     """The code's version, so a deploy never serves a page rendered by the templates before it:
-    settings.SITE_RELEASE, else a digest of the project's own source, templates and static files
-    (the same on every app server that runs the same code)."""
+    settings.SITE_RELEASE, else a digest of the project's own source, templates, static files and
+    translations (the same on every app server that runs the same code)."""
     if settings.SITE_RELEASE:
         return settings.SITE_RELEASE
     base = Path(settings.BASE_DIR)
@@ -580,6 +581,8 @@ def release() -> str:
     templates: list[dict[str, Any]] = settings.TEMPLATES
     roots |= {Path(folder) for template in templates for folder in template["DIRS"]}
     roots |= {Path(folder) for folder in settings.STATICFILES_DIRS}
+    # The translations: a corrected Chinese string shows on the next request after a deploy.
+    roots |= {Path(folder) for folder in settings.LOCALE_PATHS}
     digest = hashlib.sha256()
     for root in sorted(root for root in roots if root.is_relative_to(base)):
         for path in sorted(root.rglob("*")):
@@ -588,12 +591,27 @@ def release() -> str:
     return digest.hexdigest()[:12]
 
 
+def address_language(request: HttpRequest) -> str:
+    """The language a page's address asks for (/zh-hans/... ), else the site's default: known
+    before any middleware below the page cache has run, so a page kept or validated for one
+    language is never given for another (docs/decisions/languages.md)."""
+    return translation.get_language_from_path(request.path_info) or settings.LANGUAGE_CODE
+
+
 def page_key(request: HttpRequest, stamp: str) -> str:
-    return caches.page_key(request, release=release(), stamp=stamp)
+    language = address_language(request)
+    return caches.page_key(request, release=f"{release()}-{language}", stamp=stamp)
 
 
-def etag(stamp: str) -> str:
-    return caches.etag(release=release(), stamp=stamp)
+def etag(stamp: str, request: HttpRequest) -> str:
+    return caches.etag(release=f"{release()}-{address_language(request)}", stamp=stamp)
+
+
+def language_release() -> str:
+    """The code's version and the active language: what a part of a page written in words
+    (a `{% cache %}` fragment, a list's entry) is kept under, so that the English copy is never
+    shown on a Chinese page nor the reverse."""
+    return f"{release()}-{translation.get_language() or settings.LANGUAGE_CODE}"
 
 
 class SiteCacheMiddleware:
@@ -620,7 +638,7 @@ class SiteCacheMiddleware:
             return self.get_response(request)
 
         stamp = current_stamp()
-        validator = etag(stamp)
+        validator = etag(stamp, request)
         if validator in _etags(request.headers.get("If-None-Match", "")):
             return self.not_modified(validator)
         key = page_key(request, stamp) if request.method == "GET" else None

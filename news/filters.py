@@ -1,5 +1,6 @@
 from django import forms
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_lazy
 
 from directory.filters import ChoiceFilter, FilterSet, SearchFilter, YearFilter
 from directory.site_cache import cached
@@ -27,11 +28,17 @@ def news_choices() -> tuple[list[tuple[int, int]], list[tuple[str, str]]]:
 
 
 class NewsFilter(FilterSet):
-    year = YearFilter(method="filter_year", label="Year")
-    person = ChoiceFilter(field_name="people__slug", label="Person", empty_label="Anyone")
-    group = ChoiceFilter(method="filter_group", label="Research group", empty_label="Any group")
+    year = YearFilter(method="filter_year", label=gettext_lazy("Year"))
+    person = ChoiceFilter(
+        field_name="people__slug", label=gettext_lazy("Person"), empty_label=gettext_lazy("Anyone")
+    )
+    group = ChoiceFilter(
+        method="filter_group",
+        label=gettext_lazy("Research group"),
+        empty_label=gettext_lazy("Any group"),
+    )
 
-    q = SearchFilter(method=search_news, label="Words")
+    q = SearchFilter(method=search_news, label=gettext_lazy("Words"))
 
     class Meta:
         model = NewsItem
@@ -42,7 +49,9 @@ class NewsFilter(FilterSet):
         # The years that have news, for the select (any other year simply matches nothing), and
         # the people in the news: each reads every news item, so kept until the next change.
         years, people = cached("news-choices", None, news_choices)
-        self.filters["year"].extra["widget"] = forms.Select(choices=[("", "Any year"), *years])
+        self.filters["year"].extra["widget"] = forms.Select(
+            choices=[("", gettext("Any year")), *years]
+        )
         self.filters["person"].extra["choices"] = [*people, *self.asked_people(people)]
         # Read when first needed: a site without research groups never shows the control, so a
         # page or feed that is not narrowed by group pays no query for them.

@@ -33,9 +33,9 @@ def fragments(request):
     """What `{% cache %}` keeps the parts of a page under (directory/caches.py lists them):
     `fragment_timeout`, 0 (nothing kept) under DEBUG, so a template edited under runserver
     shows at once, or while the request's transaction has written (its stamp has not moved);
-    and `fragment_release`, the code's version. Each fragment adds the stamp its data was made
+    and `fragment_release`, the code's version and the page's language. Each fragment adds the stamp its data was made
     under (`counted`)."""
     return {
         "fragment_timeout": site_cache.fragment_timeout(),
-        "fragment_release": SimpleLazyObject(site_cache.release),
+        "fragment_release": SimpleLazyObject(site_cache.language_release),
     }

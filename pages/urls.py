@@ -1,10 +1,10 @@
 """Every public page's address. The namespaces are the apps' (`people:`, `publications:`,
 `news:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
 by its first path segment (the root's in home.py). config/urls.py mounts these at the site's
-root beside the API and the admin."""
+root beside the API and the admin: `page_patterns` once per language, `urlpatterns` once."""
 
 from django.contrib.sitemaps.views import sitemap
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 
 from news.feeds import NewsFeed
 from pages.sitemaps import SITEMAPS
@@ -55,19 +55,25 @@ areas_urls = [
     path("<slug:slug>/", areas.area, name="detail"),
 ]
 
-urlpatterns = [
+# The pages a reader reads, in each of settings.LANGUAGES: config/urls.py mounts them through
+# i18n_patterns, English at the root and the others under their prefix (/zh-hans/people/).
+page_patterns: list[URLPattern | URLResolver] = [
     path("", home.home, name="home"),
-    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("search/", search.search, name="search"),
     path("network/", network.network, name="network"),
     path("accessibility/", accessibility.statement, name="accessibility"),
-    path("robots.txt", home.robots_txt, name="robots-txt"),
-    path("favicon.ico", home.favicon, name="favicon"),
-    path("identity.css", home.identity_css, name="identity-css"),
-    path("healthz", home.healthz, name="healthz"),
     path("people/", include((people_urls, "people"))),
     path("publications/", include((publications_urls, "publications"))),
     path("news/", include((news_urls, "news"))),
     path("groups/", include((groups_urls, "groups"))),
     path("areas/", include((areas_urls, "areas"))),
+]
+
+# Files for machines, the same in every language: at one address only.
+urlpatterns = [
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("robots.txt", home.robots_txt, name="robots-txt"),
+    path("favicon.ico", home.favicon, name="favicon"),
+    path("identity.css", home.identity_css, name="identity-css"),
+    path("healthz", home.healthz, name="healthz"),
 ]

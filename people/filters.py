@@ -1,6 +1,7 @@
 from typing import NamedTuple
 
 from django.db.models import Count
+from django.utils.translation import gettext_lazy
 
 from directory.filters import ChoiceFilter, FilterSet, SearchFilter
 from directory.text import folded_matches, search_terms
@@ -59,10 +60,22 @@ def _folded_search(queryset, fields: tuple[str, ...], value: str):
 
 
 class PersonFilter(FilterSet):
-    role = ChoiceFilter(field_name="role_group__slug", label="Role", empty_label="Everyone")
-    group = ChoiceFilter(method="filter_group", label="Research group", empty_label="Any group")
-    area = ChoiceFilter(method="filter_area", label="Research area", empty_label="Any area")
-    q = SearchFilter(method=search_people, label="Name or interest")
+    role = ChoiceFilter(
+        field_name="role_group__slug",
+        label=gettext_lazy("Role"),
+        empty_label=gettext_lazy("Everyone"),
+    )
+    group = ChoiceFilter(
+        method="filter_group",
+        label=gettext_lazy("Research group"),
+        empty_label=gettext_lazy("Any group"),
+    )
+    area = ChoiceFilter(
+        method="filter_area",
+        label=gettext_lazy("Research area"),
+        empty_label=gettext_lazy("Any area"),
+    )
+    q = SearchFilter(method=search_people, label=gettext_lazy("Name or interest"))
 
     class Meta:
         model = Person

@@ -13,6 +13,8 @@ from django.db import connection
 from django.db.models import Count, Exists, F, Q, Value
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Concat, StrIndex, Substr
+from django.utils.translation import gettext, gettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from directory.filters import (
     ChoiceFilter,
@@ -154,34 +156,41 @@ class PublicationFilterForm(FilterForm):
         if first is not None and last is not None and first > last:
             cleaned["year_min"], cleaned["year_max"] = last, first
             self.corrections.append(
-                f"The years “from {first} to {last}” were read as from {last} to {first}."
+                gettext(
+                    "The years “from %(first)s to %(last)s” were read as from %(last)s to %(first)s."
+                )
+                % {"first": first, "last": last}
             )
         return cleaned
 
 
 class PublicationFilter(FilterSet):
-    venue = MultipleChoiceFilter(field_name="venue__short_name", label="Venue", distinct=False)
-    year = MultipleIntegerFilter(field_name="year", lookup_expr="in", label="Year")
-    year_min = YearFilter(field_name="year", lookup_expr="gte", label="From year")
-    year_max = YearFilter(field_name="year", lookup_expr="lte", label="To year")
-    type = MultipleChoiceFilter(choices=Publication.Type.choices, label="Type", distinct=False)
-    author = MultipleChoiceFilter(method="filter_author", label="Lab member")
+    venue = MultipleChoiceFilter(
+        field_name="venue__short_name", label=gettext_lazy("Venue"), distinct=False
+    )
+    year = MultipleIntegerFilter(field_name="year", lookup_expr="in", label=gettext_lazy("Year"))
+    year_min = YearFilter(field_name="year", lookup_expr="gte", label=gettext_lazy("From year"))
+    year_max = YearFilter(field_name="year", lookup_expr="lte", label=gettext_lazy("To year"))
+    type = MultipleChoiceFilter(
+        choices=Publication.Type.choices, label=gettext_lazy("Type"), distinct=False
+    )
+    author = MultipleChoiceFilter(method="filter_author", label=gettext_lazy("Lab member"))
     authors = ChoiceFilter(
-        choices=[(ANY, "Any of them"), (ALL, "All of them together")],
+        choices=[(ANY, gettext_lazy("Any of them")), (ALL, gettext_lazy("All of them together"))],
         method="filter_nothing",
-        label="Papers by",
+        label=gettext_lazy("Papers by"),
         empty_label=None,
     )
-    group = MultipleChoiceFilter(method="filter_group", label="Research group")
-    area = MultipleChoiceFilter(method="filter_area", label="Research area")
+    group = MultipleChoiceFilter(method="filter_group", label=gettext_lazy("Research group"))
+    area = MultipleChoiceFilter(method="filter_area", label=gettext_lazy("Research area"))
     award = ChoiceFilter(
-        choices=[("1", "Has an award")],
+        choices=[("1", gettext_lazy("Has an award"))],
         method="filter_award",
-        label="Only papers with an award",
+        label=gettext_lazy("Only papers with an award"),
         empty_label=None,
         widget=OptionCheckbox(),
     )
-    q = SearchFilter(method=search_publications, label="Words in title or authors")
+    q = SearchFilter(method=search_publications, label=gettext_lazy("Words in title or authors"))
 
     class Meta:
         model = Publication
@@ -349,13 +358,13 @@ class Facet:
     option; `more` the rest, folded under "Show all"."""
 
     name: str
-    legend: str
+    legend: StrOrPromise  # lazy: kept in the cache, said in the page's language
     options: list[FacetOption]
     shown: list[FacetOption]
     more: list[FacetOption]
 
 
-def facet(name: str, legend: str, choices, counts: dict, selected) -> Facet:
+def facet(name: str, legend: StrOrPromise, choices, counts: dict, selected) -> Facet:
     """Options with a count, or ticked: an option that would give no paper is offered only
     when it is ticked, so it can be unticked."""
     options = [
@@ -383,7 +392,7 @@ def facets(filterset: PublicationFilter) -> dict[str, Facet]:
         **department_facets(filterset),
         "venue": facet(
             "venue",
-            "Venue",
+            gettext_lazy("Venue"),
             venues,
             {
                 filterset.venue_names[pk]: count
@@ -394,14 +403,14 @@ def facets(filterset: PublicationFilter) -> dict[str, Facet]:
         ),
         "type": facet(
             "type",
-            "Type",
+            gettext_lazy("Type"),
             Publication.Type.choices,
             count_by(filterset, "type", "type"),
             set(cleaned.get("type") or []),
         ),
         "author": facet(
             "author",
-            "Lab member",
+            gettext_lazy("Lab member"),
             members,
             member_counts(filterset),
             set(cleaned.get("author") or []),
@@ -417,7 +426,7 @@ def department_facets(filterset: PublicationFilter) -> dict[str, Facet]:
         "group": lambda: filterset.queryset_without("group").count_by_group(),
         "area": lambda: count_by(filterset, "areas__slug", "area"),
     }
-    legends = {"group": "Research group", "area": "Research area"}
+    legends = {"group": gettext_lazy("Research group"), "area": gettext_lazy("Research area")}
     found = {}
     for name, counter in counters.items():
         choices = filterset.filters[name].extra["choices"]() if name in filterset.filters else []
@@ -478,13 +487,16 @@ def active_filters(filterset: PublicationFilter) -> list[ActiveFilter]:
 
     chips = []
     labels = {
-        "venue": ("Venue", {}),
-        "type": ("Type", dict(Publication.Type.choices)),
+        "venue": (gettext("Venue"), {}),
+        "type": (gettext("Type"), dict(Publication.Type.choices)),
         # Named as the facet names it.
-        "author": ("Lab member", dict(filterset.filters["author"].extra["choices"])),
+        "author": (gettext("Lab member"), dict(filterset.filters["author"].extra["choices"])),
         **{
             name: (legend, dict(filterset.filters[name].extra["choices"]()))
-            for name, legend in [("group", "Research group"), ("area", "Research area")]
+            for name, legend in [
+                ("group", gettext("Research group")),
+                ("area", gettext("Research area")),
+            ]
             if cleaned.get(name) and name in filterset.filters
         },
     }
@@ -492,23 +504,31 @@ def active_filters(filterset: PublicationFilter) -> list[ActiveFilter]:
         for value in cleaned.get(name) or []:
             chips.append(ActiveFilter(f"{legend}: {names.get(value, value)}", without(name, value)))
     for year in cleaned.get("year") or []:
-        chips.append(ActiveFilter(f"Year: {year}", without("year", year)))
+        chips.append(
+            ActiveFilter(gettext("Year: %(year)s") % {"year": year}, without("year", year))
+        )
     first, last = cleaned.get("year_min"), cleaned.get("year_max")
     if first is not None or last is not None:
         if first == last:
-            label = f"Year: {first}"
+            label = gettext("Year: %(year)s") % {"year": first}
         elif first is not None and last is not None:
-            label = f"Years: {first}–{last}"
+            label = gettext("Years: %(first)s–%(last)s") % {"first": first, "last": last}
         else:
-            label = f"Years: from {first}" if first is not None else f"Years: until {last}"
+            label = (
+                gettext("Years: from %(first)s") % {"first": first}
+                if first is not None
+                else gettext("Years: until %(last)s") % {"last": last}
+            )
         remaining = kept.copy()
         remaining.pop("year_min", None)
         remaining.pop("year_max", None)
         chips.append(ActiveFilter(label, remaining.urlencode()))
     if cleaned.get("award"):
-        chips.append(ActiveFilter("With an award", without("award")))
+        chips.append(ActiveFilter(gettext("With an award"), without("award")))
     if cleaned.get("q"):
-        chips.append(ActiveFilter(f"Words: {cleaned['q']}", without("q")))
+        chips.append(
+            ActiveFilter(gettext("Words: %(words)s") % {"words": cleaned["q"]}, without("q"))
+        )
     return chips
 
 

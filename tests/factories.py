@@ -7,6 +7,7 @@ from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from directory.models import Lab
 from news.models import NewsItem
 from people.models import Person, RoleGroup
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
@@ -53,6 +54,21 @@ def make_news(**fields) -> NewsItem:
     number = next(_numbers)
     fields = {"title": f"News {number}", "slug": f"news-{number}", "date": "2026-07", **fields}
     return NewsItem.objects.create(**fields)
+
+
+def make_cached_site() -> Person:
+    """The lab row, one member and one paper: the small site the page-cache tests serve. The
+    lab row is made here, else the first page makes it and moves the stamp."""
+    Lab.objects.current()
+    member = make_person(name="Hang Zhu", slug="hang-zhu")
+    make_publication(
+        title="Klotski",
+        slug="klotski",
+        year=2023,
+        venue=make_venue(short_name="NSDI"),
+        authors=[member, "Bo Zhao"],
+    )
+    return member
 
 
 def make_publication_rows(count: int, *, with_links: bool = False) -> None:

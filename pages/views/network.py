@@ -7,6 +7,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
 from directory.site_cache import kept
@@ -20,10 +21,10 @@ class NetworkForm(PublicationFilterForm):
     """The years to draw; a year out of bounds or not a number is reported and left out."""
 
     year_min = forms.IntegerField(
-        label="From year", required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR
+        label=gettext_lazy("From year"), required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR
     )
     year_max = forms.IntegerField(
-        label="To year", required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR
+        label=gettext_lazy("To year"), required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR
     )
 
 

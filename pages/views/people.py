@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext
 
 from directory.charts import year_chart
 from directory.filters import canonical_choice
@@ -69,8 +70,10 @@ def publications_heading(*, shown: int, count: int, featured: bool) -> str:
     """What the profile's list is, said honestly: nobody selects a person's papers, the profile
     shows the papers staff featured first, then the newest. "Publications" when it shows all."""
     if count <= shown:
-        return "Publications"
-    return "Featured and newest publications" if featured else "Newest publications"
+        return gettext("Publications")
+    if featured:
+        return gettext("Featured and newest publications")
+    return gettext("Newest publications")
 
 
 def profile(request, slug):

@@ -10,6 +10,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from directory.charts import year_chart
@@ -93,8 +94,8 @@ def listing_context(
         "award_count": awards,
         "year_options": year_options(filterset, years),
         "year_controls": [
-            ("year_min", "From", filterset.form.cleaned_data.get("year_min")),
-            ("year_max", "To", filterset.form.cleaned_data.get("year_max")),
+            ("year_min", pgettext("years", "From"), filterset.form.cleaned_data.get("year_min")),
+            ("year_max", pgettext("years", "To"), filterset.form.cleaned_data.get("year_max")),
         ],
         # Drawn only when the chart is not kept already.
         "chart": SimpleLazyObject(

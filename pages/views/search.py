@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from directory.filters import SearchField
 from directory.text import marked, search_terms
@@ -41,12 +42,14 @@ def row_of(kind: str, found, terms: list[str]) -> SearchRow:
     search gives them (their people prefetched): no query."""
     if kind == "people":
         return SearchRow(
-            found.position_title or "Person", marked(found.name, terms), found.get_absolute_url()
+            found.position_title or gettext("Person"),
+            marked(found.name, terms),
+            found.get_absolute_url(),
         )
     if kind == "groups":
         leaders = [leadership.person.name for leadership in found.current_leaders]
         url = found.get_absolute_url()
-        return SearchRow("Research group", marked(found.name, terms), url, people=leaders)
+        return SearchRow(gettext("Research group"), marked(found.name, terms), url, people=leaders)
     if kind == "publications":
         members = [
             author.name
@@ -121,12 +124,16 @@ def search(request):
         news = search_news(NewsItem.objects.published().for_listing(), "q", words)
         terms = search_terms(words)
         papers = SearchGroup(
-            "publications", "Publications", publications, reverse("publications:index"), terms
+            "publications",
+            gettext("Publications"),
+            publications,
+            reverse("publications:index"),
+            terms,
         )
         groups = [
-            SearchGroup("people", "People", people, reverse("people:index"), terms),
+            SearchGroup("people", gettext("People"), people, reverse("people:index"), terms),
             papers,
-            SearchGroup("news", "News", news, reverse("news:index"), terms),
+            SearchGroup("news", gettext("News"), news, reverse("news:index"), terms),
         ]
         # Only a department's search looks for groups: the header's lab row says whether there
         # are any, so a one-lab site's search runs no query for them.
@@ -137,7 +144,11 @@ def search(request):
             groups.insert(
                 1,
                 SearchGroup(
-                    "groups", "Research groups", research_groups, reverse("groups:index"), terms
+                    "groups",
+                    gettext("Research groups"),
+                    research_groups,
+                    reverse("groups:index"),
+                    terms,
                 ),
             )
         # Beyond the publications the words found and the page shows (their first few).

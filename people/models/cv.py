@@ -139,7 +139,7 @@ class DatedEntry(ProfileEntry):
 
     @property
     def when(self) -> str:
-        return str(self.date or "")
+        return self.date.display() if self.date else ""
 
 
 class Service(DatedEntry):
