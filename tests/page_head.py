@@ -42,3 +42,7 @@ class PageHead(HTMLParser):
 
     def link(self, rel: str) -> list[dict]:
         return [tag for tag in self.links if tag.get("rel") == rel]
+
+    def feeds(self) -> list[dict]:
+        """The alternates that are feeds (the others are the page in another language)."""
+        return [tag for tag in self.link("alternate") if "hreflang" not in tag]

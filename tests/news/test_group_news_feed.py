@@ -87,7 +87,7 @@ class SeededGroupNewsTests(SeededTestCase):
     def test_the_group_page_links_its_news_feed_in_the_head_and_in_the_page(self):
         html = self.client.get("/groups/ml-systems/").content.decode()
         head = PageHead(html)
-        feeds = {link["title"]: link["href"] for link in head.link("alternate")}
+        feeds = {link["title"]: link["href"] for link in head.feeds()}
         assert feeds["News of Machine Learning Systems"] == "/news/feed/?group=ml-systems"
         assert (
             '<a href="/news/feed/?group=ml-systems">Atom feed of the news of Machine Learning '
