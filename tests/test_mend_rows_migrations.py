@@ -31,11 +31,14 @@ def run_migrations(capsys) -> str:
     return capsys.readouterr().out
 
 
-def test_control_characters_years_and_initials_are_mended_and_reported(capsys):
+def test_control_characters_and_years_are_mended_and_reported(capsys):
+    # The initials rule left the name field for Person.clean_fields when outsiders became
+    # researchers (issue 25): people 0008 still mends initials on the schema it ran on, where
+    # the field carried the rule, but today's models give the mending no field to read it from.
     person = make_person(name="Fiona Smith")
     publication = make_publication(title="Bells", authors=["Bob Smith"])
     news = make_news(title="News")
-    Person.objects.filter(pk=person.pk).update(name="ﬁona Smith", bio="One\n\x01two")
+    Person.objects.filter(pk=person.pk).update(bio="One\n\x01two")
     Publication.objects.filter(pk=publication.pk).update(title="Bells\x01\nand Whistles", year=0)
     Authorship.objects.filter(publication=publication).update(name="Bob\x0b Smith")
     NewsItem.objects.filter(pk=news.pk).update(body="Body\x1b text\r\nmore")
@@ -45,12 +48,12 @@ def test_control_characters_years_and_initials_are_mended_and_reported(capsys):
     person.refresh_from_db()
     publication.refresh_from_db()
     news.refresh_from_db()
-    assert person.name == "fiona Smith" and person.bio == "One\ntwo"
+    assert person.bio == "One\ntwo"
     assert publication.title == "Bells and Whistles" and publication.year is None
     assert Authorship.objects.get(publication=publication).name == "Bob Smith"
     assert news.body == "Body text\r\nmore"
     assert "publications.Publication" in report and "'Bells\\x01\\nand Whistles'" in report
-    assert "year is cleared" in report and "had an initial of several letters" in report
+    assert "year is cleared" in report
     for row in [person, publication, news]:
         assert row_problems(row) == []
 
