@@ -1,10 +1,19 @@
 from django import forms
 from django.contrib import admin
+from django.db import models
 from django.utils import timezone
 
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from events.models import Event, known_time_zones
+
+
+def https_urls(field, **kwargs):
+    """An address typed without a scheme is read as https://, as everywhere in the admin."""
+    if isinstance(field, models.URLField):
+        kwargs["assume_scheme"] = "https"
+    return field.formfield(**kwargs)
+
 
 # Entered and shown as the event's wall-clock time, in its own time zone.
 TIMES = ("starts_at", "ends_at")
@@ -17,6 +26,7 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
+        formfield_callback = https_urls
         fields = [
             *("title", "slug", "kind", "speaker", "event_name", "starts_at", "ends_at"),
             *("time_zone", "place", "description", "slides_url", "video_url", "publications"),
@@ -47,6 +57,7 @@ class EventAdmin(MemberScopedAdmin):
     (directory/scoped_admin.py)."""
 
     form = EventForm
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_display = ["title", "kind", "speaker", "starts_at", "is_published"]
     list_filter = ["kind", "is_published", ("group", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["speaker"]

@@ -38,6 +38,10 @@ class EventQuerySet(PublishableQuerySet):
         query: one entry names both."""
         return self.select_related("speaker__profile", "group")
 
+    def drafts_of(self, person):
+        """A member previews the drafts of the talks they give."""
+        return models.Q(speaker_id=person.pk)
+
     def upcoming(self, now: datetime.datetime | None = None):
         """Not over yet, soonest first: an event under way is still upcoming."""
         return self.filter(ends_at__gt=now or timezone.now()).order_by("starts_at", "slug")
@@ -172,6 +176,11 @@ class Event(PublicPage):
     def __str__(self) -> str:
         return self.title
 
+    def cache_scopes(self) -> set[str]:
+        """What a write of an event may change (directory/caches.py): whole pages only (the
+        site's stamp moves with every write), no kept part of a paper's or a person's page."""
+        return {"events"}
+
     def clean(self) -> None:
         super().clean()
         if self.starts_at and self.ends_at and self.ends_at <= self.starts_at:
@@ -205,3 +214,12 @@ class Event(PublicPage):
 
     def is_over(self, now: datetime.datetime | None = None) -> bool:
         return self.ends_at <= (now or timezone.now())
+
+    def links(self) -> list[tuple[str, str]]:
+        """The slides and the video, as (label, address), where given."""
+        found = [("Slides", self.slides_url), ("Video", self.video_url)]
+        return [(label, url) for label, url in found if url]
+
+    @property
+    def ends_same_day(self) -> bool:
+        return self.local_start.date() == self.local_end.date()
