@@ -684,7 +684,8 @@ class SiteCacheMiddleware:
             page: HttpResponse = pickle.loads(cast(bytes, data))
             return page
         response: HttpResponse | None = caches.read(key)
-        if response is not None:
+        # A page true until some time is kept in the shared cache only, which expires it.
+        if response is not None and seconds_true(response) is None:
             self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
         return response
 
