@@ -1,3 +1,5 @@
+import zoneinfo
+
 from django import forms
 from django.contrib import admin
 from django.db import models
@@ -37,14 +39,14 @@ class EventForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         for name in TIMES:
             value = getattr(self.instance, name, None)
-            if value is not None and name not in self.data:
+            if value is not None:
                 # Naive, so the field shows it as it is, not moved to the site's zone.
                 self.initial[name] = timezone.make_naive(value, self.instance.zone)
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if cleaned.get("time_zone") in known_time_zones():
-            zone = Event(time_zone=cleaned["time_zone"]).zone
+            zone = zoneinfo.ZoneInfo(cleaned["time_zone"])
             for name in TIMES:
                 if (value := cleaned.get(name)) is not None:
                     cleaned[name] = timezone.make_aware(timezone.make_naive(value), zone)
