@@ -120,3 +120,9 @@ def make_staff_login(username: str, *, role: str):
     user = get_user_model().objects.create_user(username, password="pw", is_staff=True)
     user.groups.add(Group.objects.get(name=role))
     return user
+
+
+def make_member(username: str, name: str) -> Person:
+    """A member whose login is in the Member logins group: they edit their own rows."""
+    login = make_staff_login(username, role="Member logins")
+    return make_person(name=name, slug=username, user=login)

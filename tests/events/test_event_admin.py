@@ -6,11 +6,10 @@ import datetime
 import zoneinfo
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from events.models import Event
-from tests.factories import make_event, make_person
+from tests.factories import make_event, make_member, make_staff_login
 
 pytestmark = pytest.mark.django_db
 
@@ -33,18 +32,11 @@ def event_form(**fields) -> dict:
 
 
 @pytest.fixture
-def lab(django_user_model):
-    def member(username, name):
-        login = django_user_model.objects.create_user(username, password="pw", is_staff=True)
-        login.groups.add(Group.objects.get(name="Member logins"))
-        return make_person(name=name, slug=username, user=login)
-
-    editor = django_user_model.objects.create_user("edith", password="pw", is_staff=True)
-    editor.groups.add(Group.objects.get(name="Editors"))
+def lab():
     return {
-        "ada": member("ada", "Ada Lovelace"),
-        "grace": member("grace", "Grace Hopper"),
-        "editor": editor,
+        "ada": make_member("ada", "Ada Lovelace"),
+        "grace": make_member("grace", "Grace Hopper"),
+        "editor": make_staff_login("edith", role="Editors"),
     }
 
 
