@@ -160,3 +160,10 @@ class EventQueryCountTests(TestCase):
         self.add_events(30)
         many = {url: count_queries(self.client, url) for url in urls}
         assert many == few
+
+
+class HeaderTests(TestCase):
+    def test_the_header_offers_the_events_page_only_when_there_are_events(self):
+        assert 'href="/events/"' not in self.client.get("/").content.decode()
+        make_event(starts_in=DAY)
+        assert 'href="/events/"' in self.client.get("/").content.decode()
