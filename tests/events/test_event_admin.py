@@ -112,3 +112,13 @@ def test_an_editor_changes_any_event(client, lab):
     assert response.status_code == 302, response.context["errors"]
     talk.refresh_from_db()
     assert talk.title == "Renamed" and talk.speaker_id == lab["grace"].pk
+
+
+def test_a_member_previews_their_own_draft_talk_but_not_anothers(client, lab):
+    own = make_event(speaker=lab["ada"], starts_in=datetime.timedelta(days=1), is_published=False)
+    other = make_event(
+        speaker=lab["grace"], starts_in=datetime.timedelta(days=1), is_published=False
+    )
+    client.force_login(lab["ada"].user)
+    assert "Only staff see this page" in client.get(own.get_absolute_url()).content.decode()
+    assert client.get(other.get_absolute_url()).status_code == 404
