@@ -33,6 +33,9 @@ class PageType:
     # Shown by the site only once staff add a research group (the seed has none): the browser
     # tests add one for the modules that check these pages.
     needs_group: bool = False
+    # Shown with talks and events, which the seed has none of either (fixtures/NOTES.md): the
+    # browser tests add a few for the modules that check these pages.
+    needs_events: bool = False
 
 
 BOTH = frozenset({AXE, NU})
@@ -48,6 +51,8 @@ PAGE_TYPES = [
     PageType("publication", "A publication, with its related papers", "/publications/causalmesh/"),
     PageType("news", "News", "/news/"),
     PageType("news-item", "A news item", "/news/jet-long-accepted-to-neurips-2026/"),
+    PageType("events", "Talks and events", "/events/", needs_events=True),
+    PageType("event", "A talk, with its time in its time zone", "/events/caching-at-scale/", needs_events=True),
     PageType("groups", "Research groups", "/groups/", needs_group=True),
     PageType("group", "A research group", "/groups/ml-systems/", needs_group=True),
     PageType("areas", "Research areas", "/areas/", needs_group=True),

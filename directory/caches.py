@@ -13,6 +13,7 @@ rows a write touched (directory/site_cache.py records them for each committed tr
 - `person:<pk>`: one person's own row;
 - `publications`: the papers as a collection (a list's rows, counts, facets);
 - `people`: anyone's name or whether they are a published member;
+- `events`: talks and events (events/models.py), which only whole pages show;
 - `related-model`: a new model of related papers (publications/related.py), written by the worker.
 
 A write of a model that names no scopes (`cache_scopes()` on the model) moves every cache.
@@ -49,7 +50,13 @@ REGISTRY: dict[str, Cache] = {
     for entry in [
         Cache("site-stamp", "the change stamp: the last change's number", "site", SHARED),
         Cache("site-change", "what each change touched (scopes) and when", "site", SHARED),
-        Cache("site-page", "whole public pages, feeds and exports", "site", SHARED),
+        Cache(
+            "site-page",
+            "whole public pages, feeds and exports; a page that changes with time (upcoming "
+            "events) no longer than it stays true (site_cache.true_until)",
+            "site",
+            SHARED,
+        ),
         Cache("site-page-local", "the most recently used whole pages", "site", PER_PROCESS),
         Cache("etag", "a page's validator: the release and the stamp", "site", HTTP),
         Cache(

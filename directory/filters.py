@@ -166,6 +166,16 @@ class FilterSet(django_filters.FilterSet):  # type: ignore[misc]  # django-filte
             messages.append(f"{label} {shown} was ignored: {' '.join(map(str, errors))}")
         return messages
 
+    def queryset_without(self, *excluded: str) -> Any:
+        """The rows every valid filter but the `excluded` give: what a facet counts (the
+        publication list's, the people's, the events')."""
+        self.form.is_valid()
+        queryset = self.queryset.all()
+        for name, value in self.form.cleaned_data.items():
+            if name not in excluded and value not in (None, ""):
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset
+
     def notices(self) -> list[str]:
         """What the page tells the visitor about how it read the filters: values ignored, and
         values it corrected (a list may add its own corrections)."""

@@ -21,6 +21,7 @@ in effect. Writes made without model signals (`QuerySet.update()`, `bulk_create(
 call `note_change()` itself.
 """
 
+import datetime
 import functools
 import hashlib
 import logging
@@ -42,6 +43,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
 
 from directory import caches
 
@@ -651,18 +653,23 @@ class SiteCacheMiddleware:
             # next visitor gets them counted anew.
             response[CACHE_HEADER] = "lagging"
         elif self.is_cacheable(response):
-            response["ETag"] = validator
+            lifetime = seconds_true(response)
+            if lifetime is None:
+                response["ETag"] = validator
             response.headers.pop("Last-Modified", None)
             patch_vary_headers(response, ["Cookie"])
             if "Cache-Control" not in response:
                 # Kept by browsers and proxies, but asked again each time: cheap with the ETag.
                 patch_cache_control(response, public=True, no_cache=True)
             # A streamed answer (a large export) is validated like any page, but not kept.
-            if key is not None and not response.streaming:
+            if key is not None and not response.streaming and lifetime is None:
                 caches.write(key, response, settings.SITE_CACHE_TIMEOUT)
                 self.local.set_many(
                     {key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp
                 )
+                response[CACHE_HEADER] = "miss"
+            elif key is not None and not response.streaming and lifetime:
+                caches.write(key, response, min(lifetime, settings.SITE_CACHE_TIMEOUT))
                 response[CACHE_HEADER] = "miss"
         return response
 
@@ -677,7 +684,8 @@ class SiteCacheMiddleware:
             page: HttpResponse = pickle.loads(cast(bytes, data))
             return page
         response: HttpResponse | None = caches.read(key)
-        if response is not None:
+        # A page true until some time is kept in the shared cache only, which expires it.
+        if response is not None and seconds_true(response) is None:
             self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
         return response
 
@@ -710,6 +718,25 @@ class SiteCacheMiddleware:
         patch_vary_headers(response, ["Cookie"])
         patch_cache_control(response, public=True, no_cache=True)
         return response
+
+
+def true_until(response: HttpResponse, moment: datetime.datetime | None) -> None:
+    """The page changes at `moment` with time, not with a write (an upcoming event becomes a
+    past one): SiteCacheMiddleware keeps it no longer than that (`Expires`), in the shared
+    cache only (this process's copies do not expire), and gives it no ETag (a 304 is answered
+    from the stamp alone, which passing time does not move). None: true until the next write.
+    """
+    if moment is not None:
+        response["Expires"] = http_date(moment.timestamp())
+
+
+def seconds_true(response: HttpResponse) -> int | None:
+    """How many seconds more a page marked by `true_until` stays true (0 once it is not), or
+    None for a page that changes only with writes."""
+    if "Expires" not in response:
+        return None
+    moment = parse_http_date_safe(response["Expires"])
+    return 0 if moment is None else max(0, int(moment - time.time()))
 
 
 def keep_private(response: HttpResponse) -> None:

@@ -7,6 +7,8 @@ No `lastmod`: nothing records when a row was last edited, and a guessed date mis
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
+from events.models import Event
+from events.sitemaps import EventSitemap
 from news.sitemaps import NewsItemSitemap
 from people.models import ResearchArea, ResearchGroup
 from people.sitemaps import PersonSitemap, ResearchAreaSitemap, ResearchGroupSitemap
@@ -14,7 +16,8 @@ from publications.sitemaps import PublicationSitemap
 
 
 class SectionSitemap(Sitemap):
-    """The home page and the lists: the groups' and areas' only when the site has some."""
+    """The home page and the lists: the groups', areas' and events' only when the site has
+    some."""
 
     def items(self):
         sections = ["home", "people:index", "publications:index", "news:index"]
@@ -22,6 +25,8 @@ class SectionSitemap(Sitemap):
             sections.append("groups:index")
         if ResearchArea.objects.published().exists():
             sections.append("areas:index")
+        if Event.objects.published().exists():
+            sections.append("events:index")
         return sections
 
     def location(self, name):
@@ -35,4 +40,5 @@ SITEMAPS = {
     "areas": ResearchAreaSitemap,
     "publications": PublicationSitemap,
     "news": NewsItemSitemap,
+    "events": EventSitemap,
 }

@@ -1,5 +1,5 @@
 """Every public page's address. The namespaces are the apps' (`people:`, `publications:`,
-`news:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
+`news:`, `events:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
 by its first path segment (the root's in home.py). config/urls.py mounts these at the site's
 root beside the API and the admin: `page_patterns` once per language, `urlpatterns` once."""
 
@@ -11,6 +11,7 @@ from pages.sitemaps import SITEMAPS
 from pages.views import (
     accessibility,
     areas,
+    events,
     groups,
     home,
     network,
@@ -46,6 +47,14 @@ news_urls = [
     path("<slug:slug>/", news.detail, name="detail"),
 ]
 
+events_urls = [
+    path("", events.index, name="index"),
+    # Before the slug patterns, which would otherwise read "calendar" as an event.
+    path("calendar.ics", events.calendar, name="calendar"),
+    re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.ics$", events.event_calendar, name="event-calendar"),
+    path("<slug:slug>/", events.detail, name="detail"),
+]
+
 groups_urls = [
     path("", groups.groups, name="index"),
     path("<slug:slug>/", groups.group, name="detail"),
@@ -65,6 +74,7 @@ page_patterns: list[URLPattern | URLResolver] = [
     path("people/", include((people_urls, "people"))),
     path("publications/", include((publications_urls, "publications"))),
     path("news/", include((news_urls, "news"))),
+    path("events/", include((events_urls, "events"))),
     path("groups/", include((groups_urls, "groups"))),
     path("areas/", include((areas_urls, "areas"))),
 ]

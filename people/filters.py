@@ -99,15 +99,6 @@ class PersonFilter(FilterSet):
     def filter_area(self, queryset, name, value):
         return queryset.in_areas(ResearchArea.objects.filter(slug=value))
 
-    def queryset_without(self, excluded: str):
-        """The people every valid filter but `excluded` gives: what its counts count."""
-        self.form.is_valid()
-        queryset = self.queryset.all()
-        for name, value in self.form.cleaned_data.items():
-            if name != excluded and value not in (None, ""):
-                queryset = self.filters[name].filter(queryset, value)
-        return queryset
-
 
 class Option(NamedTuple):
     value: str

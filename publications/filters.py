@@ -255,14 +255,6 @@ class PublicationFilter(FilterSet):
         self.form.is_valid()
         return [*self.ignored_values(), *getattr(self.form, "corrections", [])]
 
-    def queryset_without(self, *excluded: str):
-        """The publications every valid filter but the `excluded` give: what a facet counts."""
-        queryset = self.queryset.all()
-        for name, value in self.form.cleaned_data.items():
-            if name not in excluded:
-                queryset = self.filters[name].filter(queryset, value)
-        return queryset
-
 
 def count_by(filterset: PublicationFilter, field: str, *excluded: str) -> dict:
     """Publications per value of `field` under every filter but the `excluded`: one query.
@@ -362,9 +354,19 @@ class Facet:
     options: list[FacetOption]
     shown: list[FacetOption]
     more: list[FacetOption]
+    # What the counts count, for screen readers: "publications" or "events".
+    counted: str = "publications"
 
 
-def facet(name: str, legend: StrOrPromise, choices, counts: dict, selected) -> Facet:
+def facet(
+    name: str,
+    legend: StrOrPromise,
+    choices,
+    counts: dict,
+    selected,
+    *,
+    counted: str = "publications",
+) -> Facet:
     """Options with a count, or ticked: an option that would give no paper is offered only
     when it is ticked, so it can be unticked."""
     options = [
@@ -376,7 +378,7 @@ def facet(name: str, legend: StrOrPromise, choices, counts: dict, selected) -> F
     top = {option.value for option in options[:FACET_SHOWN]}
     shown = [option for option in options if option.value in top or option.selected]
     more = [option for option in options if option not in shown]
-    return Facet(name, legend, options, shown, more)
+    return Facet(name, legend, options, shown, more, counted)
 
 
 def facets(filterset: PublicationFilter) -> dict[str, Facet]:

@@ -1,13 +1,16 @@
 """Small builders for test data: each takes keyword arguments that override its defaults."""
 
+import datetime
 from itertools import count
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from directory.models import Lab
+from events.models import Event
 from news.models import NewsItem
 from people.models import Person, RoleGroup
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
@@ -54,6 +57,20 @@ def make_news(**fields) -> NewsItem:
     number = next(_numbers)
     fields = {"title": f"News {number}", "slug": f"news-{number}", "date": "2026-07", **fields}
     return NewsItem.objects.create(**fields)
+
+
+def make_event(*, starts_in: datetime.timedelta, hours: float = 1, **fields) -> Event:
+    """A talk starting `starts_in` from now (negative: in the past), lasting `hours`."""
+    number = next(_numbers)
+    start = timezone.now().replace(microsecond=0) + starts_in
+    fields = {
+        "title": f"Talk {number}",
+        "slug": f"talk-{number}",
+        "starts_at": start,
+        "ends_at": start + datetime.timedelta(hours=hours),
+        **fields,
+    }
+    return Event.objects.create(**fields)
 
 
 def make_cached_site() -> Person:
@@ -103,3 +120,9 @@ def make_staff_login(username: str, *, role: str):
     user = get_user_model().objects.create_user(username, password="pw", is_staff=True)
     user.groups.add(Group.objects.get(name=role))
     return user
+
+
+def make_member(username: str, name: str) -> Person:
+    """A member whose login is in the Member logins group: they edit their own rows."""
+    login = make_staff_login(username, role="Member logins")
+    return make_person(name=name, slug=username, user=login)

@@ -5,8 +5,12 @@ from itertools import groupby
 from django.db.models import Prefetch
 from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
+from directory.site_cache import true_until
+from events.models import Event
 from news.models import NewsItem
+from pages.views.events import schedule
 from pages.views.network import network_context, network_url
 from pages.views.publications import listing_context
 from people.models import Membership, Person, ResearchArea, ResearchGroup
@@ -46,7 +50,8 @@ def group(request, slug):
     scoped = QueryDict(mutable=True)
     scoped["group"] = group.slug
     export_query = f"?{scoped.urlencode()}" + listing["filters_query"].replace("?", "&", 1)
-    return render(
+    events = schedule(Event.objects.published().of_group(group), now=timezone.now())
+    response = render(
         request,
         "groups/group_detail.html",
         {
@@ -63,5 +68,8 @@ def group(request, slug):
                 ("group", group.pk), Publication.objects.published().of_groups(group)
             ),
             "network_url": network_url("group", group.slug),
+            "schedule": events,
         },
     )
+    true_until(response, events.changes_at)
+    return response

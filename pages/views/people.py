@@ -5,15 +5,18 @@ from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
 from directory.charts import year_chart
 from directory.filters import canonical_choice
 from directory.pdf_renders import pdf_response
-from directory.site_cache import cached, kept
+from directory.site_cache import cached, kept, true_until
+from events.models import Event
 from news.models import NewsItem
 from pages.context_processors import current_lab
+from pages.views.events import schedule
 from pages.views.network import network_context, network_url
 from people.filters import PersonFilter, facet_options
 from people.models import Person
@@ -119,7 +122,8 @@ def profile(request, slug):
     )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
     network = network_context(("person", person.pk), publications, centre=person.pk)
-    return render(
+    talks = schedule(Event.objects.published().given_by(person), now=timezone.now())
+    response = render(
         request,
         "people/person_detail.html",
         {
@@ -152,8 +156,11 @@ def profile(request, slug):
             else "",
             **network,
             "network_url": network_url("person", person.slug),
+            "schedule": talks,
         },
     )
+    true_until(response, talks.changes_at)
+    return response
 
 
 def selection(publications) -> tuple[list[Listed], bool]:

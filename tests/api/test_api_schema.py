@@ -8,6 +8,8 @@ pytest loader cannot run under pytest 9.2 yet. The requests go through the site'
 application (config/wsgi.py), middleware and all.
 """
 
+import datetime
+
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
@@ -18,8 +20,10 @@ from schemathesis import GenerationMode
 
 from config.api import api
 from config.wsgi import application
+from people.models import Person
 from tests.cases import SeededTestCase, parametrize
 from tests.department import add_groups_to_seed
+from tests.factories import make_event
 
 # Every operation the API declares, read without the database (the choices come later).
 OPERATIONS = [
@@ -35,6 +39,7 @@ DETAILS = {
     "/api/venues/{short_name}/": ("/api/venues/", "short_name"),
     "/api/groups/{slug}/": ("/api/groups/", "slug"),
     "/api/areas/{slug}/": ("/api/areas/", "slug"),
+    "/api/events/{slug}/": ("/api/events/", "slug"),
 }
 
 
@@ -58,10 +63,15 @@ def examples_as_the_only_values(schema: dict) -> dict:
 class SchemaFuzzingTests(SeededTestCase):
     @classmethod
     def setUpTestData(cls):
-        """Research groups and areas (the seed has none), drafts among them: their slugs are
-        the group and area filters' choices in the schema."""
+        """Research groups and areas, and talks (the seed has none), drafts among them: the
+        groups' and areas' slugs are the filters' choices in the schema."""
         super().setUpTestData()
         add_groups_to_seed()
+        # Talks, a draft among them (the seed has none): read back one by one as the others.
+        hang = Person.objects.get(slug="hang-zhu")
+        make_event(speaker=hang, starts_in=datetime.timedelta(days=3), time_zone="Asia/Tokyo")
+        make_event(starts_in=-datetime.timedelta(days=30), kind="defence")
+        make_event(starts_in=datetime.timedelta(days=1), is_published=False)
 
     @classmethod
     def setUpClass(cls):
@@ -80,7 +90,7 @@ class SchemaFuzzingTests(SeededTestCase):
         cls.api_schema.app = application
 
     def test_the_fuzzer_covers_every_operation(self):
-        assert len(OPERATIONS) == 12
+        assert len(OPERATIONS) == 14
         assert {path for _method, path in OPERATIONS if "{" in path} == set(DETAILS)
 
     @parametrize("method, path", OPERATIONS)
@@ -117,4 +127,4 @@ class SchemaFuzzingTests(SeededTestCase):
                 case = self.api_schema[path]["GET"].Case(path_parameters={key: row[key]})
                 assert case.call_and_validate().status_code == 200
                 checked += 1
-        assert checked == 4 + 29 + 5 + 15 + 2 + 2
+        assert checked == 4 + 29 + 5 + 15 + 2 + 2 + 2  # ... groups, areas, published talks

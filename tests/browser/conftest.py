@@ -188,6 +188,46 @@ def research_group(site_url, server_environment) -> str:
     shell(server_environment, REMOVE_GROUP)
 
 
+# The event page the accessibility checks visit (directory/accessibility.py), which ADD_EVENTS
+# makes with an upcoming and a past talk: the seed has no events.
+EVENT = pages_checked_by(NU)["event"].path
+ADD_EVENTS = """
+import datetime
+from django.utils import timezone
+from events.models import Event
+from people.models import Person
+hang = Person.objects.get(slug="hang-zhu")
+soon = timezone.now().replace(microsecond=0) + datetime.timedelta(days=3)
+Event.objects.create(
+    title="Caching at scale", slug="caching-at-scale", speaker=hang, kind="talk",
+    event_name="Systems seminar, ETH Zürich", place="CAB G 61", time_zone="Europe/Zurich",
+    starts_at=soon, ends_at=soon + datetime.timedelta(hours=1),
+    description="How **serverless** workflows keep their state close.",
+    slides_url="https://example.org/slides.pdf", video_url="https://example.org/video",
+)
+for days, title, kind in [(-9, "Reading group: consensus protocols", "reading-group"),
+                          (-40, "Thesis defence: scheduling large models", "defence")]:
+    start = soon + datetime.timedelta(days=days)
+    Event.objects.create(
+        title=title, slug=title.split(": ")[1].replace(" ", "-"), kind=kind, place="Room 4.12",
+        time_zone="America/New_York", starts_at=start, ends_at=start + datetime.timedelta(hours=2),
+    )
+"""
+REMOVE_EVENTS = """
+from events.models import Event
+Event.objects.all().delete()
+"""
+
+
+@pytest.fixture(scope="module")
+def lab_events(site_url, server_environment) -> str:
+    """A talk to come and two past events on the served site for one module's tests, removed
+    after its last test (the seed has none)."""
+    shell(server_environment, ADD_EVENTS)
+    yield EVENT
+    shell(server_environment, REMOVE_EVENTS)
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright

@@ -17,7 +17,10 @@ import pytest
 from directory.accessibility import NU, pages_checked_by
 from tests.tools import vnu_jar_path
 
-pytestmark = [pytest.mark.needs("java", "vnu"), pytest.mark.usefixtures("research_group")]
+pytestmark = [
+    pytest.mark.needs("java", "vnu"),
+    pytest.mark.usefixtures("research_group", "lab_events"),
+]
 
 # The page types the accessibility statement lists for this check (/accessibility/).
 PAGES = pages_checked_by(NU)

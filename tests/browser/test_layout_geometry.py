@@ -1,5 +1,5 @@
 """The geometry of every repeated block, measured in the browser at phone and desktop widths:
-a publication entry's title, a news entry's title, a person card and its name keep most of
+a publication entry's title, a news entry's and an event entry's title, a person card and its name keep most of
 their list's width, and a publication list prints on few pages.
 
 Screenshots do not catch a layout that breaks: when an empty COinS span became the first item
@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser.conftest import GROUP
 
-pytestmark = pytest.mark.usefixtures("research_group")
+pytestmark = pytest.mark.usefixtures("research_group", "lab_events")
 
 WIDTHS = (390, 960, 1280, 1440)
 HEIGHT = 900
@@ -33,6 +33,7 @@ PAGES = {
     "paper": "/publications/causalmesh/",  # its "More by" list
     "people": "/people/",
     "news": "/news/",
+    "events": "/events/",
 }
 # Each repeated block: the element that repeats, its text that must keep its width, and the
 # pages where it appears.
@@ -43,6 +44,8 @@ BLOCKS = {
         ("home", "publications", "profile", "group", "paper"),
     ),
     "news entry": (".news-entry", ".news-entry__title", ("home", "news", "group")),
+    # A talk or an event, in the list beside its filters, and in a profile's side column.
+    "event entry": (".news-entry", ".news-entry__title", ("events", "profile")),
     "person card": (".person-card", ".person-card__name", ("people", "group")),
     # The site search lists one line per result, of every kind.
     "search row": (".search-row", ".search-row__title", ("search", "search-news")),

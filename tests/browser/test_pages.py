@@ -30,6 +30,8 @@ def test_page_is_accessible_fits_the_screen_and_has_no_broken_image(
 ):
     if PAGES[name].needs_group:
         request.getfixturevalue("research_group")
+    if PAGES[name].needs_events:
+        request.getfixturevalue("lab_events")
     page.emulate_media(color_scheme=scheme)
     response = page.goto(PAGES[name].path)
     assert response.status == PAGES[name].status

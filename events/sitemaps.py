@@ -1,0 +1,6 @@
+from directory.sitemaps import PublishedSitemap
+from events.models import Event
+
+
+class EventSitemap(PublishedSitemap):
+    model = Event
