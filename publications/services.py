@@ -4,7 +4,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from directory.versions import record_snapshot
 from people.models import ExternalPerson, Person
@@ -226,3 +228,80 @@ def decide_claim(*, claim_id: int, accept: bool, user: Any) -> str:
         paper.save()
         record_snapshot(paper)
     return f"{reason}."
+
+
+def relink_member_names(
+    *, person: Person, added: Iterable[str], removed: Iterable[str], user: Any = None
+) -> list[str]:
+    """A member's names changed: link the unlinked author rows printed with a name they gained
+    (when the name says unambiguously it is them, and nobody took the row off them), and say
+    which rows printed with a name they lost stay linked: an unlink is a decision for them or
+    an editor, row by row, never a side effect. Returns sentences for the editor."""
+    said: list[str] = []
+    added, removed = list(added), list(removed)
+    if added:
+        index = author_name_index()
+        moved: dict[str, int] = {}
+        namesakes: dict[str, int] = {}
+        rows = Authorship.objects.filter(printed_as(added), person=None, external=None)
+        for row in rows.filter(link_declined=False).order_by("pk"):
+            key = normalize_name(row.name)
+            if index.get(key) == person:
+                link_author_row(
+                    authorship=row,
+                    to=person,
+                    reason=f"Linked to {person} by the name “{row.name}”",
+                    user=user,
+                )
+                moved[row.name] = moved.get(row.name, 0) + 1
+            elif key in index.namesakes:
+                namesakes[row.name] = namesakes.get(row.name, 0) + 1
+        said += [
+            ngettext(
+                "%(count)d author row of “%(name)s” now links to %(person)s.",
+                "%(count)d author rows of “%(name)s” now link to %(person)s.",
+                count,
+            )
+            % {"count": count, "name": name, "person": person}
+            for name, count in moved.items()
+        ]
+        said += [
+            ngettext(
+                "%(count)d author row of “%(name)s” stays unlinked: others go by that name too. "
+                "Choose who it is on its paper's page.",
+                "%(count)d author rows of “%(name)s” stay unlinked: others go by that name too. "
+                "Choose who each is on its paper's page.",
+                count,
+            )
+            % {"count": count, "name": name}
+            for name, count in namesakes.items()
+        ]
+    kept_keys = person.name_keys()
+    lost = [name for name in removed if normalize_name(name) not in kept_keys]
+    if lost:
+        stayed: dict[str, int] = {}
+        for name in Authorship.objects.filter(printed_as(lost), person=person).values_list(
+            "name", flat=True
+        ):
+            stayed[name] = stayed.get(name, 0) + 1
+        said += [
+            ngettext(
+                "%(count)d author row of “%(name)s” stays linked to %(person)s, though the "
+                "name is no longer theirs: take it off on its paper's page if it is not them.",
+                "%(count)d author rows of “%(name)s” stay linked to %(person)s, though the "
+                "name is no longer theirs: take them off on each paper's page if they are "
+                "not them.",
+                count,
+            )
+            % {"count": count, "name": name, "person": person}
+            for name, count in stayed.items()
+        ]
+    return said
+
+
+def printed_as(names: Iterable[str]) -> Q:
+    """Author rows printed with any of `names`, whatever the case."""
+    condition = Q(pk__in=[])
+    for name in names:
+        condition |= Q(name__iexact=name)
+    return condition
