@@ -495,4 +495,6 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
 
 
 # Members' suggested works and their checks (publications/suggestions/admin.py).
+# The claim and correction queue (publications/claims/admin.py).
+import publications.claims.admin  # noqa: E402, F401
 import publications.suggestions.admin  # noqa: E402, F401

@@ -91,6 +91,30 @@ def editor_client(client, editor):
     return client
 
 
+@pytest.fixture
+def member_lab(db, django_user_model):
+    """Two members who sign in (Ada Lovelace, Grace Hopper) and an editor (Edith Editor), for
+    the tests of who links whom to which paper."""
+    from django.contrib.auth.models import Group
+
+    from tests.factories import make_person
+
+    def member(username, name):
+        login = django_user_model.objects.create_user(username, password="pw", is_staff=True)
+        login.groups.add(Group.objects.get(name="Member logins"))
+        return make_person(name=name, slug=username, user=login)
+
+    editor = django_user_model.objects.create_user(
+        "edith", password="pw", is_staff=True, first_name="Edith", last_name="Editor"
+    )
+    editor.groups.add(Group.objects.get(name="Editors"))
+    return {
+        "ada": member("ada", "Ada Lovelace"),
+        "grace": member("grace", "Grace Hopper"),
+        "editor": editor,
+    }
+
+
 # The property-based tests (tests/test_properties_*.py): the same examples on every run and
 # every machine (derandomized, no example database), a bounded number of them, and no deadline
 # per example (a page fetch on a busy CI machine varies).

@@ -2,32 +2,20 @@
 naming them proposes the link, and a link they remove stays removed."""
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from publications.models import Authorship, Publication
 from tests.admin_forms import inline_management
 from tests.admin_pages import change_form_data
 from tests.department import make_external
-from tests.factories import make_person, make_publication, make_venue
+from tests.factories import make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def lab(django_user_model):
-    def member(username, name):
-        login = django_user_model.objects.create_user(username, password="pw", is_staff=True)
-        login.groups.add(Group.objects.get(name="Member logins"))
-        return make_person(name=name, slug=username, user=login)
-
-    editor = django_user_model.objects.create_user("edith", password="pw", is_staff=True)
-    editor.groups.add(Group.objects.get(name="Editors"))
-    return {
-        "ada": member("ada", "Ada Lovelace"),
-        "grace": member("grace", "Grace Hopper"),
-        "editor": editor,
-    }
+def lab(member_lab):
+    return member_lab
 
 
 def change_url(paper) -> str:
