@@ -141,11 +141,11 @@ def answer_proposal(*, authorship: Authorship, accept: bool, user: Any = None) -
     accepts is the author, whoever else the row named meanwhile (an external person)."""
     member = authorship.proposed_person
     if accept and member is not None:
-        link_author_row(
-            authorship=authorship, to=member, reason=f"Confirmed as {member}", user=user
-        )
+        reason = f"{member} confirmed this author is them"
+        link_author_row(authorship=authorship, to=member, reason=reason, user=user)
     else:
-        link_author_row(authorship=authorship, to=None, reason=f"Not {member}", user=user)
+        reason = f"{member} said this author is not them"
+        link_author_row(authorship=authorship, to=None, reason=reason, user=user)
 
 
 class ClaimRefused(Exception):
@@ -222,7 +222,9 @@ def decide_claim(*, claim_id: int, accept: bool, user: Any) -> str:
         claim.state = Claim.State.ACCEPTED if accept else Claim.State.REJECTED
         claim.decided_at, claim.decided_by = timezone.now(), user
         claim.save(update_fields=["state", "decided_at", "decided_by"])
-        # The paper's history lists the decision, with its authors as they now are.
+        # The paper's history lists the decision, with its authors as they now are (read again
+        # under a lock: an editor's save meanwhile is not written over).
+        paper = Publication.objects.select_for_update().get(pk=claim.publication_id)
         paper._change_reason = reason  # simple-history reads it
         paper._history_user = user
         paper.save()
