@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django.utils.translation import ngettext
 
 from directory.roles import is_editor
 from publications.claims.models import Claim
@@ -84,6 +85,28 @@ class ClaimAdmin(OwnRowsOnly):
         """Only editors decide; a member reads each claim's state."""
         shown = super().get_list_display(request)
         return shown if is_editor(request.user) else [n for n in shown if n != "decide"]
+
+    def waiting_for(self, request: HttpRequest) -> list[dict]:
+        """For editors' index: how many claims and corrections wait, one line (one query)."""
+        if not is_editor(request.user):
+            return []
+        count = Claim.objects.waiting().count()
+        if not count:
+            return []
+        return [
+            {
+                "title": ngettext(
+                    "%(count)d claim or correction to decide",
+                    "%(count)d claims and corrections to decide",
+                    count,
+                )
+                % {"count": count},
+                "url": reverse("admin:publications_claim_changelist"),
+                "what": "Members' claims of authors, visitors' corrections",
+                "by": "",
+                "count": count,
+            }
+        ]
 
     def get_urls(self) -> list[URLPattern]:
         def view(accept: bool):

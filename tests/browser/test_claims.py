@@ -33,7 +33,7 @@ def test_a_member_claims_an_author_and_an_editor_accepts_it(browser, site_url, p
     page.goto(paper_to_claim)
     page.get_by_role("link", name="Claim or correct").click()
     page.get_by_role("button", name="This is me (C. Claimer)").click()
-    expect(page.get_by_role("status")).to_contain_text("waits for an editor")
+    expect(page.locator(".claims .notice")).to_contain_text("waits for an editor")
     expect(page.locator(".claims__mine")).to_contain_text("Waiting for an editor")
     page.context.close()
 
@@ -62,5 +62,5 @@ def test_a_visitor_without_javascript_sends_a_correction(browser, site_url, pape
     page.goto(f"{paper_to_claim}claims/")
     page.get_by_label("What is wrong?").fill("The year is 2025, not 2026.")
     page.get_by_role("button", name="Send the correction").click()
-    expect(page.get_by_role("status")).to_contain_text("Thank you")
+    expect(page.locator(".claims .notice")).to_contain_text("Thank you")
     context.close()

@@ -205,3 +205,12 @@ def test_the_page_is_never_kept_needs_its_form_token_and_keeps_the_strict_policy
     refused = strict.post(claims_url(paper), {"action": "correction", "message": "Wrong year."})
     assert refused.status_code == 403
     assert not Claim.objects.exists()
+
+
+def test_the_editors_index_says_how_many_claims_and_corrections_wait(client, lab):
+    paper = make_publication(authors=["A. Lovelace"])
+    correct(client, paper)
+    correct(client, paper)
+    client.force_login(lab["editor"])
+    index = client.get(reverse("admin:index")).content.decode()
+    assert "2 claims and corrections to decide" in index
