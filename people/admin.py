@@ -250,7 +250,8 @@ class PersonAdmin(MemberScopedAdmin):
         return is_editor(request.user) and super().has_add_permission(request)
 
     def save_model(self, request, person, form, change):
-        saved = Person.objects.get(pk=person.pk) if change else None
+        # None for a new profile, and for one recovered from its history (deleted).
+        saved = Person.objects.filter(pk=person.pk).first() if change else None
         if saved is not None and not is_editor(request.user):
             # Whatever form posted this, only editors set these.
             person.user_id, person.role_group_id, person.slug = (
