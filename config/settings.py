@@ -303,6 +303,9 @@ SITE_CACHE_IGNORED_MODELS = [
     # Members' suggested works and their checks: for staff, on no public page.
     "publications.Suggestion",
     "publications.WorkCheck",
+    # The claim and correction queue: for staff and the claiming member, on no kept page (a
+    # decision changes author rows, which note their own scopes).
+    "publications.Claim",
     # Made from papers and authors in the writes that change them, which note their own scopes.
     "publications.CoauthorPair",
 ]

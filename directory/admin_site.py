@@ -57,6 +57,7 @@ TASKS: list[tuple[str, list[str]]] = [
         "Publications",
         [
             "publications.publication",
+            "publications.claim",
             "publications.suggestion",
             "publications.venue",
             "publications.workcheck",

@@ -36,6 +36,7 @@ publications_urls = [
     path("feed/", PublicationFeed(), name="feed"),
     path("embed/", publications.embed, name="embed"),
     re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.bib$", publications.citation, name="citation"),
+    path("<slug:slug>/claims/", publications.claims, name="claims"),
     # Last, so the fixed paths ("feed/", "export.bib") come first.
     path("<slug:slug>/", publications.publication, name="detail"),
 ]

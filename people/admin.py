@@ -40,6 +40,7 @@ from people.models import (
     Service,
     Teaching,
 )
+from people.names import normalize_name
 from people.services import (
     IdentityChangeRefused,
     LoginRefused,
@@ -50,6 +51,7 @@ from people.services import (
     split_author_rows,
     undo_identity_change,
 )
+from people.signals import names_changed, names_of
 
 
 @admin.register(RoleGroup)
@@ -248,9 +250,10 @@ class PersonAdmin(MemberScopedAdmin):
         return is_editor(request.user) and super().has_add_permission(request)
 
     def save_model(self, request, person, form, change):
-        if change and not is_editor(request.user):
+        # None for a new profile, and for one recovered from its history (deleted).
+        saved = Person.objects.filter(pk=person.pk).first() if change else None
+        if saved is not None and not is_editor(request.user):
             # Whatever form posted this, only editors set these.
-            saved = Person.objects.get(pk=person.pk)
             person.user_id, person.role_group_id, person.slug = (
                 saved.user_id,
                 saved.role_group_id,
@@ -276,6 +279,7 @@ class PersonAdmin(MemberScopedAdmin):
             photos.save_photo(person=person, photo=form.new_photo)
         else:
             super().save_model(request, person, form, change)
+        self.report_names_changed(request, person, before=saved)
         if is_editor(request.user) and "user" in form.changed_data and person.user is not None:
             given = let_login_edit_profile(user=person.user)
             if given:
@@ -284,6 +288,22 @@ class PersonAdmin(MemberScopedAdmin):
                     f"The login “{person.user}” now has {' and '.join(given)}: without them "
                     f"{person.name} could not sign in to edit their profile and papers.",
                 )
+
+    def report_names_changed(self, request, person: Person, *, before: Person | None) -> None:
+        """A name or alias added or removed: the apps above re-link what it names
+        (people.signals.names_changed), and the editor reads what moved and what stayed."""
+        old, new = names_of(before), names_of(person)
+        old_keys, new_keys = {normalize_name(n) for n in old}, {normalize_name(n) for n in new}
+        added = [name for name in new if name and normalize_name(name) not in old_keys]
+        removed = [name for name in old if name and normalize_name(name) not in new_keys]
+        if not (added or removed):
+            return
+        answers = names_changed.send(
+            sender=Person, person=person, added=added, removed=removed, user=request.user
+        )
+        for _, sentences in answers:
+            for sentence in sentences or []:
+                self.message_user(request, sentence)
 
     @admin.display(description="photo")
     def thumbnail(self, person):

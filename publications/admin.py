@@ -383,7 +383,7 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
             raise PermissionDenied
         accept = request.POST.get("answer") == "yes"
         member = authorship.proposed_person
-        answer_proposal(authorship=authorship, accept=accept)
+        answer_proposal(authorship=authorship, accept=accept, user=request.user)
         record_snapshot(authorship.publication)
         self.message_user(
             request,
@@ -477,8 +477,10 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
             refresh_search_text(form.instance.pk)
             refresh_citation_key(form.instance.pk)
         member = None if is_editor(request.user) else person_of(request.user)
+        # An editor's save links no member by name either: a row printed with a member's
+        # name is proposed to them, unless the editor picked the member in the row.
         changed = link_authors(
-            form.instance.authorships.filter(person=None, external=None), saved_by=member
+            form.instance.authorships.filter(person=None, external=None), on_behalf_of=member
         )
         for authorship in [*getattr(formset, "proposals", []), *changed]:
             who = authorship.person or authorship.external
@@ -493,4 +495,6 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
 
 
 # Members' suggested works and their checks (publications/suggestions/admin.py).
+# The claim and correction queue (publications/claims/admin.py).
+import publications.claims.admin  # noqa: E402, F401
 import publications.suggestions.admin  # noqa: E402, F401

@@ -825,5 +825,8 @@ class BibtexImport(models.Model):
         return self.state in self.FINISHED
 
 
+# The claim and correction queue (publications/claims/): a model of this app.
+from publications.claims.models import Claim  # noqa: E402, F401
+
 # Members' suggested works and citation counts (publications/suggestions/): models of this app.
 from publications.suggestions.models import CitationCount, Suggestion, WorkCheck  # noqa: E402, F401

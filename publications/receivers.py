@@ -1,24 +1,25 @@
 """What publications do when rows of the apps below them change."""
 
 from django.db import transaction
-from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from people.models import ExternalPerson, KnownByNames
+from people.models import ExternalPerson, KnownByNames, Person
+from people.signals import names_changed
 from publications.citation_keys import refresh_citation_key
 from publications.models import Authorship, CoauthorPair, Publication
 from publications.related import rebuild_later
 from publications.search import refresh_search_text
-from publications.services import link_authors
+from publications.services import link_authors, printed_as, relink_member_names
 
 
 def link_authors_named_as(who: KnownByNames) -> None:
     """Link the unlinked author rows printed with `who`'s name or an alias (when unambiguous)."""
-    names = Q()
-    for name in [who.name, *who.alias_list]:
-        names |= Q(name__iexact=name)
-    link_authors(Authorship.objects.filter(names, person=None, external=None))
+    link_authors(
+        Authorship.objects.filter(
+            printed_as([who.name, *who.alias_list]), person=None, external=None
+        )
+    )
 
 
 @receiver(post_save, sender=ExternalPerson)
@@ -27,6 +28,13 @@ def link_authors_to_external_person(sender, instance: ExternalPerson, raw=False,
     a member's would. Fixtures (`raw`) carry their own links."""
     if not raw:
         link_authors_named_as(instance)
+
+
+@receiver(names_changed, sender=Person)
+def relink_member_names_changed(sender, person: Person, added, removed, user=None, **kwargs):
+    """A member's new name or alias links the unlinked rows printed with it; a lost one
+    unlinks nothing (the editor is told which rows stay)."""
+    return relink_member_names(person=person, added=added, removed=removed, user=user)
 
 
 @receiver(post_save, sender=Publication)

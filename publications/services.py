@@ -1,10 +1,17 @@
 """Writes to publications that take more than one step."""
 
 from collections.abc import Iterable
+from typing import Any
 
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import ngettext
+
+from directory.versions import record_snapshot
 from people.models import ExternalPerson, Person
 from people.names import normalize_name
-from publications.models import Authorship
+from publications.models import Authorship, Claim, Publication
 
 
 class AuthorNames(dict[str, Person | ExternalPerson]):
@@ -64,18 +71,21 @@ def match_member(name: str, index: dict[str, Person]) -> Person | None:
 
 
 def link_authors(
-    authorships: Iterable[Authorship], *, saved_by: Person | None = None
+    authorships: Iterable[Authorship], *, on_behalf_of: Person | None = None
 ) -> list[Authorship]:
-    """Link each author row that names nobody yet to the member or external person whose
-    name or alias it is printed with; save those rows (each with its history).
+    """Link each author row that names nobody yet to the external person whose name or alias
+    it is printed with, or propose it to the member of that name; save those rows (each with
+    its history).
 
-    A row someone took off a member's profile (`link_declined`) is not linked by its name
-    again, to a member or an external person: a namesake no source says is the same person
-    (the survey's "Xin Jin", fixtures/NOTES.md) stays unlinked. When a member saves (`saved_by`), only their own name is linked to a
-    member: a row naming another member is proposed to that member (`proposed_person`), since
-    which papers a profile lists is its owner's decision, or an editor's. An external person
-    has no profile to decide for, so a row printed with their name is linked whoever saves.
-    Returns the rows changed.
+    A row is linked by its name to a member only on that member's behalf (`on_behalf_of`: the
+    member who saves, or whose names an editor changed). A row printed with any other member's
+    name is proposed to that member (`proposed_person`), whoever saves, an editor included:
+    which papers a profile lists is its owner's claim, or an editor's explicit choice of the
+    member in the author row. A row someone took off a member's profile (`link_declined`) is
+    not linked by its name again, to a member or an external person: a namesake no source says
+    is the same person (the survey's "Xin Jin", fixtures/NOTES.md) stays unlinked. An external
+    person has no profile to decide for, so a row printed with their name is linked whoever
+    saves. Returns the rows changed.
     """
     index = author_name_index()
     changed = []
@@ -84,13 +94,11 @@ def link_authors(
             continue
         who = index.get(normalize_name(authorship.name))
         if isinstance(who, ExternalPerson) and not authorship.link_declined:
-            authorship.external = who
-            authorship.save(update_fields=["external"])
+            link_author_row(authorship=authorship, to=who)
         elif not isinstance(who, Person) or authorship.link_declined:
             continue
-        elif saved_by is None or who == saved_by:
-            authorship.person, authorship.proposed_person = who, None
-            authorship.save(update_fields=["person", "proposed_person"])
+        elif who == on_behalf_of:
+            link_author_row(authorship=authorship, to=who)
         elif authorship.proposed_person_id != who.pk:
             authorship.proposed_person = who
             authorship.save(update_fields=["proposed_person"])
@@ -100,13 +108,202 @@ def link_authors(
     return changed
 
 
-def answer_proposal(*, authorship: Authorship, accept: bool) -> None:
+def link_author_row(
+    *,
+    authorship: Authorship,
+    to: Person | ExternalPerson | None,
+    reason: str = "",
+    user: Any = None,
+) -> None:
+    """Say who an author row is: the member or external person `to`, or no member (None), and
+    keep it so: a row taken off its member is not linked by its name again (`link_declined`).
+    Saved with its history (`reason`, `user`).
+
+    The one function that writes who an author row is for the links made by name, claims,
+    proposals and their answers: when the row's member and external person become one key (the
+    Researcher identity), this is the place to change."""
+    if isinstance(to, Person):
+        authorship.person, authorship.external, authorship.link_declined = to, None, False
+    elif isinstance(to, ExternalPerson):
+        authorship.person, authorship.external, authorship.link_declined = None, to, False
+    else:
+        authorship.person, authorship.link_declined = None, True
+    authorship.proposed_person = None
+    if reason:
+        authorship._change_reason = reason  # type: ignore[attr-defined]  # simple-history reads it
+    if user is not None:
+        authorship._history_user = user  # type: ignore[attr-defined]
+    authorship.save(update_fields=["person", "external", "proposed_person", "link_declined"])
+
+
+def answer_proposal(*, authorship: Authorship, accept: bool, user: Any = None) -> None:
     """The proposed member (or an editor) says whether this author is them. A member who
     accepts is the author, whoever else the row named meanwhile (an external person)."""
-    if accept:
-        authorship.person, authorship.link_declined = authorship.proposed_person, False
-        authorship.external = None
+    member = authorship.proposed_person
+    if accept and member is not None:
+        reason = f"{member} confirmed this author is them"
+        link_author_row(authorship=authorship, to=member, reason=reason, user=user)
     else:
-        authorship.link_declined = True
-    authorship.proposed_person = None
-    authorship.save(update_fields=["person", "external", "proposed_person", "link_declined"])
+        reason = f"{member} said this author is not them"
+        link_author_row(authorship=authorship, to=None, reason=reason, user=user)
+
+
+class ClaimRefused(Exception):
+    """A claim or decision the site cannot take, in a sentence for the member or editor."""
+
+
+def claim_author(*, authorship: Authorship, person: Person, kind: str) -> Claim:
+    """A member says the author row is them (`Claim.Kind.THIS_IS_ME`) or is not them
+    (`NOT_ME`): queued for an editor. A second click on the same row returns the claim
+    waiting already."""
+    if kind == Claim.Kind.THIS_IS_ME:
+        if authorship.person_id == person.pk:
+            raise ClaimRefused(f"“{authorship.name}” is linked to you already.")
+        if authorship.person_id is not None:
+            raise ClaimRefused(
+                f"“{authorship.name}” is linked to another member. If it is you, send a "
+                "correction saying so."
+            )
+    elif kind == Claim.Kind.NOT_ME:
+        if authorship.person_id != person.pk:
+            raise ClaimRefused(f"“{authorship.name}” is not linked to you.")
+    else:
+        raise ClaimRefused("Choose “This is me” or “Not me”.")
+    claim, _ = Claim.objects.get_or_create(
+        authorship=authorship,
+        person=person,
+        state=Claim.State.WAITING,
+        defaults={"kind": kind, "publication_id": authorship.publication_id},
+    )
+    return claim
+
+
+def send_correction(*, publication: Publication, message: str, email: str = "") -> Claim:
+    """A visitor's correction of a paper, queued for an editor (checked by the form first)."""
+    return Claim.objects.create(
+        kind=Claim.Kind.CORRECTION, publication=publication, message=message, email=email
+    )
+
+
+def decide_claim(*, claim_id: int, accept: bool, user: Any) -> str:
+    """An editor accepts or rejects a claim or correction. Accepting a claim links or unlinks
+    its author row (link_author_row); every decision is written into the paper's history with
+    who claimed and who decided. Returns what was done, in a sentence for the editor."""
+    editor = str(getattr(user, "person", None) or user.get_full_name() or user.get_username())
+    with transaction.atomic():
+        claim = (
+            Claim.objects.select_for_update()
+            .select_related("authorship", "person", "publication")
+            .filter(pk=claim_id)
+            .first()
+        )
+        if claim is None:
+            raise ClaimRefused("This claim was deleted.")
+        if claim.state != Claim.State.WAITING:
+            raise ClaimRefused(f"This was decided already: {claim.get_state_display().lower()}.")
+        row, member, paper = claim.authorship, claim.person, claim.publication
+        verb = "accepted" if accept else "rejected"
+        if claim.kind == Claim.Kind.CORRECTION:
+            reason = f"Correction from a visitor {verb} by {editor}"
+        elif claim.kind == Claim.Kind.THIS_IS_ME:
+            reason = f"Claimed by {member} as “{row.name if row else ''}”, {verb} by {editor}"
+        else:
+            reason = f"{member} said “{row.name if row else ''}” is not them, {verb} by {editor}"
+        if accept and row is not None and member is not None:
+            if claim.kind == Claim.Kind.THIS_IS_ME:
+                if row.person_id not in (None, member.pk):
+                    raise ClaimRefused(
+                        f"“{row.name}” is linked to {row.person} now: take it off them on the "
+                        "paper's page first, or reject this claim."
+                    )
+                link_author_row(authorship=row, to=member, reason=reason, user=user)
+            elif row.person_id == member.pk:
+                link_author_row(authorship=row, to=None, reason=reason, user=user)
+        claim.state = Claim.State.ACCEPTED if accept else Claim.State.REJECTED
+        claim.decided_at, claim.decided_by = timezone.now(), user
+        claim.save(update_fields=["state", "decided_at", "decided_by"])
+        # The paper's history lists the decision, with its authors as they now are (read again
+        # under a lock: an editor's save meanwhile is not written over).
+        paper = Publication.objects.select_for_update().get(pk=claim.publication_id)
+        paper._change_reason = reason  # simple-history reads it
+        paper._history_user = user
+        paper.save()
+        record_snapshot(paper)
+    return f"{reason}."
+
+
+def relink_member_names(
+    *, person: Person, added: Iterable[str], removed: Iterable[str], user: Any = None
+) -> list[str]:
+    """A member's names changed: link the unlinked author rows printed with a name they gained
+    (when the name says unambiguously it is them, and nobody took the row off them), and say
+    which rows printed with a name they lost stay linked: an unlink is a decision for them or
+    an editor, row by row, never a side effect. Returns sentences for the editor."""
+    said: list[str] = []
+    added, removed = list(added), list(removed)
+    if added:
+        index = author_name_index()
+        moved: dict[str, int] = {}
+        namesakes: dict[str, int] = {}
+        rows = Authorship.objects.filter(printed_as(added), person=None, external=None)
+        for row in rows.filter(link_declined=False).order_by("pk"):
+            key = normalize_name(row.name)
+            if index.get(key) == person:
+                link_author_row(
+                    authorship=row,
+                    to=person,
+                    reason=f"Linked to {person} by the name “{row.name}”",
+                    user=user,
+                )
+                moved[row.name] = moved.get(row.name, 0) + 1
+            elif key in index.namesakes:
+                namesakes[row.name] = namesakes.get(row.name, 0) + 1
+        said += [
+            ngettext(
+                "%(count)d author row of “%(name)s” now links to %(person)s.",
+                "%(count)d author rows of “%(name)s” now link to %(person)s.",
+                count,
+            )
+            % {"count": count, "name": name, "person": person}
+            for name, count in moved.items()
+        ]
+        said += [
+            ngettext(
+                "%(count)d author row of “%(name)s” stays unlinked: others go by that name too. "
+                "Choose who it is on its paper's page.",
+                "%(count)d author rows of “%(name)s” stay unlinked: others go by that name too. "
+                "Choose who each is on its paper's page.",
+                count,
+            )
+            % {"count": count, "name": name}
+            for name, count in namesakes.items()
+        ]
+    kept_keys = person.name_keys()
+    lost = [name for name in removed if normalize_name(name) not in kept_keys]
+    if lost:
+        stayed: dict[str, int] = {}
+        for name in Authorship.objects.filter(printed_as(lost), person=person).values_list(
+            "name", flat=True
+        ):
+            stayed[name] = stayed.get(name, 0) + 1
+        said += [
+            ngettext(
+                "%(count)d author row of “%(name)s” stays linked to %(person)s, though the "
+                "name is no longer theirs: take it off on its paper's page if it is not them.",
+                "%(count)d author rows of “%(name)s” stay linked to %(person)s, though the "
+                "name is no longer theirs: take them off on each paper's page if they are "
+                "not them.",
+                count,
+            )
+            % {"count": count, "name": name, "person": person}
+            for name, count in stayed.items()
+        ]
+    return said
+
+
+def printed_as(names: Iterable[str]) -> Q:
+    """Author rows printed with any of `names`, whatever the case."""
+    condition = Q(pk__in=[])
+    for name in names:
+        condition |= Q(name__iexact=name)
+    return condition

@@ -91,6 +91,22 @@ def editor_client(client, editor):
     return client
 
 
+@pytest.fixture
+def member_lab(db):
+    """Two members who sign in (Ada Lovelace, Grace Hopper) and an editor (Edith Editor), for
+    the tests of who links whom to which paper."""
+    from tests.factories import make_member, make_staff_login
+
+    editor = make_staff_login("edith", role="Editors")
+    editor.first_name, editor.last_name = "Edith", "Editor"
+    editor.save(update_fields=["first_name", "last_name"])
+    return {
+        "ada": make_member("ada", "Ada Lovelace"),
+        "grace": make_member("grace", "Grace Hopper"),
+        "editor": editor,
+    }
+
+
 # The property-based tests (tests/test_properties_*.py): the same examples on every run and
 # every machine (derandomized, no example database), a bounded number of them, and no deadline
 # per example (a page fetch on a busy CI machine varies).

@@ -136,6 +136,7 @@ def test_the_index_is_grouped_by_task_with_the_plumbing_last_under_system(admin_
     assert names["People"][:3] == ["People", "Directory sections", "Research groups"]
     assert names["Publications"] == [
         "Publications",
+        "Claims and corrections",
         "Suggested works",
         "Venues",
         "Checks for new works",

@@ -8,18 +8,14 @@ from publications.models import Authorship, Publication
 from tests.admin_forms import inline_management
 from tests.admin_pages import change_form_data
 from tests.department import make_external
-from tests.factories import make_member, make_publication, make_staff_login, make_venue
+from tests.factories import make_publication, make_venue
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def lab():
-    return {
-        "ada": make_member("ada", "Ada Lovelace"),
-        "grace": make_member("grace", "Grace Hopper"),
-        "editor": make_staff_login("edith", role="Editors"),
-    }
+def lab(member_lab):
+    return member_lab
 
 
 def change_url(paper) -> str:
@@ -95,11 +91,26 @@ def test_the_named_member_declines_and_no_later_save_links_them(client, lab):
     assert not Publication.objects.authored_by(lab["grace"]).exists()
 
 
-def test_an_editor_links_another_member_at_once(client, lab):
+def test_an_editors_plain_save_links_no_member_by_name_but_asks_them(client, lab):
     paper = make_publication(authors=["Ada Lovelace", "Grace Hopper"])
     client.force_login(lab["editor"])
-    save_unchanged(client, paper)  # linked by their names
+    response = client.post(
+        change_url(paper), change_form_data(client.get(change_url(paper))), follow=True
+    )
+    assert not Publication.objects.authored_by([lab["ada"], lab["grace"]]).exists()
+    grace_row = paper.authorships.get(name="Grace Hopper")
+    assert (grace_row.person, grace_row.proposed_person) == (None, lab["grace"])
+    assert "Asked Grace Hopper to confirm" in response.content.decode()
+
+
+def test_an_editor_picking_the_member_in_the_author_row_links_them_at_once(client, lab):
+    paper = make_publication(authors=["Ada Lovelace", "Grace Hopper"])
+    client.force_login(lab["editor"])
+    data = change_form_data(client.get(change_url(paper)))
+    data["authorships-1-person"] = str(lab["grace"].pk)
+    assert client.post(change_url(paper), data).status_code == 302
     assert Publication.objects.authored_by(lab["grace"]).get() == paper
+    assert not Publication.objects.authored_by(lab["ada"]).exists()
 
 
 def test_a_member_unlinking_themselves_stays_unlinked(client, lab):

@@ -3,6 +3,7 @@ from collections.abc import Iterator
 from itertools import chain, islice
 from typing import cast
 
+from axes.helpers import get_client_ip_address
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template import Context
@@ -11,14 +12,17 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
 
 from directory.charts import year_chart
 from directory.pagination import paginate
+from directory.roles import person_of
 from directory.site_cache import cached, cached_each, kept
 from news.models import NewsItem
 from pages.context_processors import current_lab
 from publications import exports
+from publications.claims.forms import ClaimForm, CorrectionForm
 from publications.entries import listed
 from publications.feeds import plain_text
 from publications.filters import (
@@ -32,8 +36,9 @@ from publications.filters import (
     year_link,
     year_options,
 )
-from publications.models import Publication, PublicationQuerySet
+from publications.models import Claim, Publication, PublicationQuerySet
 from publications.related import MODEL_SCOPE, related_ids
+from publications.services import ClaimRefused, claim_author, send_correction
 from publications.suggestions.citations import paper_citations
 
 PER_PAGE = 50
@@ -319,3 +324,69 @@ def publication_page_scopes(pk: int, members) -> set[str]:
     """What a paper's page follows (directory/caches.py): the paper, and its members' other
     papers, from which its related papers are chosen."""
     return {f"paper:{pk}", *(f"papers-of:{member.pk}" for member in members)}
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def claims(request, slug):
+    """/publications/<slug>/claims/: a signed-in member says which author row is them ("This
+    is me") or is not ("Not me"), and sees how their claims were answered; anyone may send a
+    correction. Both wait in the editors' queue (publications/claims/). Never kept: it shows
+    the visitor's own claims and a form's token."""
+    paper = get_object_or_404(Publication.objects.visible_to(request.user), slug=slug)
+    member = person_of(request.user)
+    address = get_client_ip_address(request) or ""
+    correction = CorrectionForm(address=address)
+    claim_form = ClaimForm(publication=paper)
+    said, status = "", 200
+    if request.method == "POST" and request.POST.get("action") == "correction":
+        correction = CorrectionForm(request.POST, address=address)
+        if not correction.is_valid():
+            status = 429 if correction.has_error("__all__", "rate_limited") else 400
+        else:
+            if not correction.from_robot:
+                send_correction(
+                    publication=paper,
+                    message=correction.cleaned_data["message"],
+                    email=correction.cleaned_data["email"],
+                )
+            said = "Thank you: your correction waits for the lab's editors."
+            correction = CorrectionForm(address=address)
+    elif request.method == "POST":
+        claim_form = ClaimForm(request.POST, publication=paper)
+        if member is None:
+            claim_form.add_error(
+                None, "Sign in with your member login to say which author you are."
+            )
+            status = 403
+        elif not claim_form.is_valid():
+            status = 400
+        else:
+            try:
+                claim = claim_author(
+                    authorship=claim_form.cleaned_data["author"],
+                    person=member,
+                    kind=claim_form.cleaned_data["kind"],
+                )
+                said = f"Sent: “{claim.get_kind_display()}” on “{claim.authorship}” waits for an editor."
+            except ClaimRefused as refused:
+                claim_form.add_error(None, str(refused))
+                status = 400
+    authors = paper.authorships.select_related("person").order_by("position")
+    mine = (
+        list(Claim.objects.filter(publication=paper, person=member).select_related("authorship"))
+        if member is not None
+        else []
+    )
+    waiting = {claim.authorship_id for claim in mine if claim.state == Claim.State.WAITING}
+    context = {
+        "publication": paper,
+        "member": member,
+        "authors": authors,
+        "waiting": waiting,
+        "my_claims": mine,
+        "claim_form": claim_form,
+        "correction": correction,
+        "said": said,
+    }
+    return render(request, "publications/claims.html", context, status=status)

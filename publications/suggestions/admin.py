@@ -4,6 +4,7 @@ Registered by publications/admin.py."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
@@ -15,21 +16,24 @@ from publications.suggestions.models import Suggestion, WorkCheck
 
 
 class StateFilter(admin.SimpleListFilter):
-    """Waiting ones unless staff ask for the others: a decided suggestion needs nothing."""
+    """Waiting ones unless staff ask for the others: a decided suggestion (or claim) needs
+    nothing. A subclass names its model's `states` and which of them is `waiting`."""
 
     title = "decision"
     parameter_name = "state"
     ALL = "all"
+    states: type[models.TextChoices] = Suggestion.State
+    waiting: str = Suggestion.State.PENDING
 
     def lookups(self, request, model_admin):
-        return [*Suggestion.State.choices, (self.ALL, "All")]
+        return [*self.states.choices, (self.ALL, "All")]
 
     def queryset(self, request, queryset):
-        value = self.value() or Suggestion.State.PENDING
+        value = self.value() or self.waiting
         return queryset if value == self.ALL else queryset.filter(state=value)
 
     def choices(self, changelist):
-        current = self.value() or Suggestion.State.PENDING
+        current = self.value() or self.waiting
         for value, label in self.lookup_choices:
             yield {
                 "selected": current == value,

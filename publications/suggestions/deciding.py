@@ -9,11 +9,11 @@ from django.utils import timezone
 from directory.roles import is_editor, person_of
 from people.models import Person
 from people.names import normalize_name
-from people.services import save_with_history
 from publications.bibtex.importing import ImportRefused, import_bibliography
 from publications.bibtex.review import Decision, review_bibliography
 from publications.identifiers.stored import from_json
 from publications.models import Authorship, Publication
+from publications.services import link_author_row
 from publications.suggestions.models import Suggestion
 
 # The reason each version accepting makes is recorded with, in the history pages.
@@ -121,8 +121,12 @@ def link_member(
     for candidates in (by_orcid, by_name, by_family):
         if len(candidates) == 1:
             row = candidates[0]
-            row.person, row.external, row.link_declined = person, None, False
-            save_with_history(row, reason=LINKED, user=user if getattr(user, "pk", None) else None)
+            link_author_row(
+                authorship=row,
+                to=person,
+                reason=LINKED,
+                user=user if getattr(user, "pk", None) else None,
+            )
             return row.name
         if candidates:
             return ""

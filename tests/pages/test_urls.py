@@ -22,6 +22,7 @@ PUBLIC_PAGES = [
     ("publications:export", {"format": "bib"}, "/publications/export.bib"),
     ("publications:embed", {}, "/publications/embed/"),
     ("publications:citation", {"slug": "klotski"}, "/publications/klotski.bib"),
+    ("publications:claims", {"slug": "klotski"}, "/publications/klotski/claims/"),
     ("news:index", {}, "/news/"),
     ("news:detail", {"slug": "award"}, "/news/award/"),
     ("events:index", {}, "/events/"),

@@ -7,15 +7,18 @@ from tests.factories import make_person, make_publication
 pytestmark = pytest.mark.django_db
 
 
-def test_authors_are_linked_by_exact_name_or_alias_only():
+def test_authors_are_matched_by_exact_name_or_alias_only():
     hao = make_person(name="Hao Zhang")
     hang = make_person(name="Hang Zhu", aliases="H. Zhu")
     publication = make_publication(
         authors=["Zhang Zhang", "Wang Zhang", "Haoran Zhang", "Hao Zhang", "H. Zhu", "Hang  Zhu*"]
     )
     link_authors(publication.authorships.all())
-    linked = dict(Authorship.objects.filter(publication=publication).values_list("name", "person"))
-    assert linked == {
+    # Proposed to the member of that name, never linked without them (or an editor's pick).
+    matched = Authorship.objects.filter(publication=publication).values_list(
+        "name", "proposed_person"
+    )
+    assert dict(matched) == {
         "Zhang Zhang": None,
         "Wang Zhang": None,
         "Haoran Zhang": None,
