@@ -166,21 +166,23 @@ AUTHOR_LINE_FIELDS = [
 ]
 
 
-class PairsFollowWrites:
-    """A QuerySet (Publication's, Authorship's) whose bulk writes of the fields co-author
-    pairs are made from (`pair_fields`) make the written papers' pairs again, as their saves
-    do through receivers: undoing a split re-points author rows by `update()`."""
+class DerivedFollowWrites:
+    """A QuerySet (Publication's, Authorship's) whose bulk writes of the fields a paper's
+    citation key, search text and co-author pairs are made from (`derived_from`) make the
+    written papers' again, as their saves do through receivers (publications/derived.py):
+    undoing a split re-points author rows by `update()`, an import adds them by
+    `bulk_create()`, the admin moves them by `update()`."""
 
-    pair_fields: frozenset[str]
+    derived_from: frozenset[str]
     # The field naming the paper a row belongs to.
-    pair_paper: str
+    derived_paper: str
 
     def update(self, **kwargs: Any) -> int:
-        if self.pair_fields.isdisjoint(kwargs):
+        if self.derived_from.isdisjoint(kwargs):
             return super().update(**kwargs)  # type: ignore[misc]
-        papers = list(self.values_list(self.pair_paper, flat=True))  # type: ignore[attr-defined]
+        papers = list(self.values_list(self.derived_paper, flat=True))  # type: ignore[attr-defined]
         written = super().update(**kwargs)  # type: ignore[misc]
-        CoauthorPair.objects.refresh(papers)
+        _refresh_derived(papers)
         return written
 
     update.alters_data = True  # type: ignore[attr-defined]
@@ -188,9 +190,9 @@ class PairsFollowWrites:
     def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
         objs = list(objs)
         written = super().bulk_update(objs, fields, batch_size=batch_size)  # type: ignore[misc]
-        if not self.pair_fields.isdisjoint(fields):
-            CoauthorPair.objects.refresh(
-                row.pk if self.pair_paper == "pk" else row.publication_id for row in objs
+        if not self.derived_from.isdisjoint(fields):
+            _refresh_derived(
+                row.pk if self.derived_paper == "pk" else row.publication_id for row in objs
             )
         return written
 
@@ -198,16 +200,25 @@ class PairsFollowWrites:
 
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
         created = super().bulk_create(objs, *args, **kwargs)  # type: ignore[misc]
-        if self.pair_paper != "pk":  # a new paper has no authors yet
-            CoauthorPair.objects.refresh(row.publication_id for row in created)
+        # A new paper's key and text are made by its creator: a bulk-created paper has no
+        # authors yet, which come next (an import) and make them then.
+        if self.derived_paper != "pk":
+            _refresh_derived(row.publication_id for row in created)
         return created
 
     bulk_create.alters_data = True  # type: ignore[attr-defined]
 
 
-class PublicationQuerySet(PairsFollowWrites, PublishableQuerySet):
-    pair_fields = frozenset({"year", "is_published"})
-    pair_paper = "pk"
+def _refresh_derived(publication_ids: Iterable[int | None]) -> None:
+    # publications/derived.py builds on this module's models.
+    from publications.derived import refresh_derived
+
+    refresh_derived(publication_ids)
+
+
+class PublicationQuerySet(DerivedFollowWrites, PublishableQuerySet):
+    derived_from = frozenset({"title", "year", "is_published"})
+    derived_paper = "pk"
 
     def drafts_of(self, person):
         return models.Q(pk__in=Authorship.objects.by(person).values("publication"))
@@ -504,9 +515,11 @@ def paper_scopes(pk: int) -> set[str]:
     return {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
 
 
-class AuthorshipQuerySet(PairsFollowWrites, OrderedRowQuerySet):
-    pair_fields = frozenset({"person", "person_id", "publication", "publication_id"})
-    pair_paper = "publication"
+class AuthorshipQuerySet(DerivedFollowWrites, OrderedRowQuerySet):
+    derived_from = frozenset(
+        {"name", "position", "person", "person_id", "publication", "publication_id"}
+    )
+    derived_paper = "publication"
 
     def by(self, people):
         """The author rows of `people`: a Person, or an iterable or QuerySet of them or of
