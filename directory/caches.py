@@ -47,7 +47,9 @@ class Cache:
 REGISTRY: dict[str, Cache] = {
     entry.name: entry
     for entry in [
-        Cache("site-stamp", "the change stamp: the last change's number", "site", SHARED),
+        Cache(
+            "site-stamp", "the change stamp: the last change's number and record", "site", SHARED
+        ),
         Cache("site-change", "what each change touched (scopes) and when", "site", SHARED),
         Cache("site-page", "whole public pages, feeds and exports", "site", SHARED),
         Cache("site-page-local", "the most recently used whole pages", "site", PER_PROCESS),

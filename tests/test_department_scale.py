@@ -62,7 +62,7 @@ def test_a_profile_with_advisors_students_and_groups_runs_a_fixed_number_of_quer
 ):
     """As for any profile (tests/pages/test_people_pages.py): its prefetches and lists."""
     leader = department["people"][0]
-    assert count_queries(client, leader.get_absolute_url()) == 26
+    assert count_queries(client, leader.get_absolute_url()) == 28
 
 
 def test_the_group_facet_counts_each_groups_papers(client, department):
