@@ -48,7 +48,9 @@ class Cache:
 REGISTRY: dict[str, Cache] = {
     entry.name: entry
     for entry in [
-        Cache("site-stamp", "the change stamp: the last change's number", "site", SHARED),
+        Cache(
+            "site-stamp", "the change stamp: the last change's number and record", "site", SHARED
+        ),
         Cache("site-change", "what each change touched (scopes) and when", "site", SHARED),
         Cache(
             "site-page",

@@ -84,11 +84,19 @@ def current_stamp() -> str:
 
 
 def _shared_stamp() -> str:
-    stamp = caches.read(STAMP_KEY)
-    if stamp is None:
+    """One read: the stamp comes with the record of the change that set it (bump_stamp), so
+    the first request after a change need not read that record apart (a round trip to Redis,
+    a file opened) to know what the change touched."""
+    stored = caches.read(STAMP_KEY)
+    if stored is None:
         bump_stamp()
-        stamp = caches.read(STAMP_KEY) or ""
-    return str(stamp)
+        stored = caches.read(STAMP_KEY) or ""
+    if isinstance(stored, tuple):
+        stamp, change = stored
+        if (version := _version(stamp)) is not None:
+            _changes_read.setdefault(caches.change_key(*version), change)
+        return str(stamp)
+    return str(stored)  # a stamp without a record (the numbering lost)
 
 
 @dataclass(frozen=True)
@@ -124,7 +132,7 @@ def bump_stamp(scopes: Iterable[str] | None = None) -> None:
             # the claim and takes the next one.
             change = Change(time.time(), touched)
             if caches.add(caches.change_key(epoch, number), change, CHANGE_RECORD_SECONDS):
-                caches.write(STAMP_KEY, f"{epoch}.{number}", None)
+                caches.write(STAMP_KEY, (f"{epoch}.{number}", change), None)
                 return
     caches.write(STAMP_KEY, secrets.token_hex(8), None)  # no record: nothing kept is trusted
 

@@ -37,31 +37,36 @@ def citation_keys(publications: Iterable[Publication]) -> dict[int, str]:
 
 def refresh_citation_key(publication_id: int) -> None:
     """Gives the publication a key that fits its first author, year and title, unless the one it
-    has already does. Two queries, and an update when the key changes.
+    has already does. One query, and two when the key changes (looked up, then written).
 
     Papers that would share a key are told apart by a letter (b, c, …), the first one free, so
     the letters follow the order in which they were added.
     """
+    refresh_citation_keys([publication_id])
+
+
+def refresh_citation_keys(publication_ids: Iterable[int]) -> None:
+    """`refresh_citation_key` for many papers (a bulk write's): one query a batch of papers,
+    and two for each paper whose key no longer fits, in the order they were added."""
+    ids = sorted(set(publication_ids))
     first_author = (
         Authorship.objects.filter(publication=OuterRef("pk")).order_by("position").values("name")
     )
-    row = (
-        Publication.objects.filter(pk=publication_id)
-        .values("title", "year", "citation_key")
-        .annotate(first_author=Subquery(first_author[:1]))
-        .first()
-    )
-    if row is None:  # deleted with its authors
-        return
-    base = base_citation_key(
-        first_author=row["first_author"] or "", year=row["year"], title=row["title"]
-    )
-    current = row["citation_key"] or ""
-    if current.startswith(base) and current[len(base) :] in SUFFIX_SET:
-        return
-    key = _free_key(base, exclude=publication_id)
-    # Moves the change stamp (SiteQuerySet): the pages showing the key are out of date.
-    Publication.objects.filter(pk=publication_id).update(citation_key=key)
+    for start in range(0, len(ids), CANDIDATES * 10):
+        rows = (
+            Publication.objects.filter(pk__in=ids[start : start + CANDIDATES * 10])
+            .order_by("pk")
+            .values_list("pk", "title", "year", "citation_key")
+            .annotate(first_author=Subquery(first_author[:1]))
+        )
+        for pk, title, year, current, first in rows:  # a paper deleted has no row
+            base = base_citation_key(first_author=first or "", year=year, title=title)
+            current = current or ""
+            if current.startswith(base) and current[len(base) :] in SUFFIX_SET:
+                continue
+            key = _free_key(base, exclude=pk)
+            # Moves the change stamp (SiteQuerySet): the pages showing the key are out of date.
+            Publication.objects.filter(pk=pk).update(citation_key=key)
 
 
 def _free_key(base: str, *, exclude: int) -> str:

@@ -6,10 +6,9 @@ from django.dispatch import receiver
 
 from people.models import ExternalPerson, KnownByNames, Person
 from people.signals import names_changed
-from publications.citation_keys import refresh_citation_key
-from publications.models import Authorship, CoauthorPair, Publication
+from publications.derived import refresh_derived
+from publications.models import Authorship, Publication
 from publications.related import rebuild_later
-from publications.search import refresh_search_text
 from publications.services import link_authors, printed_as, relink_member_names
 
 
@@ -41,9 +40,7 @@ def relink_member_names_changed(sender, person: Person, added, removed, user=Non
 def refresh_saved_publication(sender, instance: Publication, **kwargs) -> None:
     """Its title or year may have changed its citation key and search text (a fixture's
     rows too), its year or publishing its co-author pairs."""
-    refresh_citation_key(instance.pk)
-    refresh_search_text(instance.pk)
-    CoauthorPair.objects.refresh([instance.pk])
+    refresh_derived([instance.pk])
 
 
 @receiver(post_save, sender=Publication)
@@ -60,6 +57,4 @@ def rebuild_related_papers_later(sender, instance: Publication, raw=False, **kwa
 def refresh_publication_of_author(sender, instance: Authorship, **kwargs) -> None:
     """A new, moved or removed author changes the search text, and may be the first author,
     whose name the citation key begins with, and changes the paper's co-author pairs."""
-    refresh_citation_key(instance.publication_id)
-    refresh_search_text(instance.publication_id)
-    CoauthorPair.objects.refresh([instance.publication_id])
+    refresh_derived([instance.publication_id])

@@ -9,6 +9,7 @@ paper or its authors are saved (publications/receivers.py), by the migration tha
 by writes that bypass signals (the BibTeX import's bulk insert, the benchmark's data set).
 """
 
+from collections import defaultdict
 from collections.abc import Iterable
 
 from django.db import connection
@@ -29,18 +30,36 @@ def search_text_of(*, title: str, authors: Iterable[str]) -> str:
 
 def refresh_search_text(publication_id: int) -> None:
     """Two queries, and an update when the text changed."""
-    row = Publication.objects.filter(pk=publication_id).values("title", "search_text").first()
-    if row is None:  # deleted with its authors
-        return
-    names = (
-        Authorship.objects.filter(publication=publication_id)
-        .order_by("position")
-        .values_list("name", flat=True)
-    )
-    text = search_text_of(title=row["title"], authors=names)
-    if text != row["search_text"]:
-        # Moves the change stamp as a save would (SiteQuerySet).
-        Publication.objects.filter(pk=publication_id).update(search_text=text)
+    refresh_search_texts([publication_id])
+
+
+def refresh_search_texts(publication_ids: Iterable[int]) -> None:
+    """Two queries a batch of papers (a bulk write's), and an update for each text changed."""
+    ids = sorted(set(publication_ids))
+    for start in range(0, len(ids), REFRESH_BATCH):
+        batch = ids[start : start + REFRESH_BATCH]
+        rows = list(
+            Publication.objects.filter(pk__in=batch).values_list("pk", "title", "search_text")
+        )
+        if not rows:  # deleted with their authors
+            continue
+        names: dict[int, list[str]] = defaultdict(list)
+        authors = (
+            Authorship.objects.filter(publication__in=batch)
+            .order_by("publication", "position")
+            .values_list("publication", "name")
+        )
+        for publication, name in authors:
+            names[publication].append(name)
+        for pk, title, stored in rows:
+            text = search_text_of(title=title, authors=names[pk])
+            if text != stored:
+                # Moves the change stamp as a save would (SiteQuerySet).
+                Publication.objects.filter(pk=pk).update(search_text=text)
+
+
+# Papers whose search texts are read per round of queries.
+REFRESH_BATCH = 500
 
 
 # SQLite only: an FTS5 index of the search text, kept in step by triggers on the table (so

@@ -22,9 +22,7 @@ from publications.bibtex.review import (
     VenueMatch,
     review_bibliography,
 )
-from publications.citation_keys import refresh_citation_key
 from publications.models import Authorship, Publication, PublicationLink, Venue
-from publications.search import refresh_search_text
 
 # The reason each version an import makes is recorded with, in the history pages.
 IMPORTED = "Imported from BibTeX"
@@ -263,10 +261,9 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         for position, author in enumerate(item.authors, start=1)
     ]
     validate_rows(authorships)  # bulk_create sends no pre_save: the models' checks run here
+    # Makes the paper's citation key and search text as the authors' saves would
+    # (Authorship's QuerySet: publications/derived.py).
     bulk_create_with_history(authorships, Authorship, default_change_reason=IMPORTED)
-    # nor post_save, which would do these
-    refresh_citation_key(publication.pk)
-    refresh_search_text(publication.pk)
     for position, (kind, url) in enumerate(_links(entry), start=1):
         link = PublicationLink(publication=publication, position=position, kind=kind, url=url)
         save_with_history(link, reason=IMPORTED, user=None)

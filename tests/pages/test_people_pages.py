@@ -211,8 +211,10 @@ class PeoplePagesQueryCountTests(TestCase):
 
     def test_profile_runs_a_fixed_number_of_queries(self):
         """the person's id, lab, person with group, six CV prefetches, five department prefetches (advisors,
-        students, collaborators, groups, areas), the selection (its ids, then its entries' rows
-        with three prefetches), whether any is featured (the list's heading), the count per
+        students, collaborators, groups, areas), the selection (the year of the member's 8th
+        newest paper and the ids from there on or featured, both from the co-author pair rows;
+        its ids, then its entries' rows with three prefetches), whether any is featured (the
+        list's heading), the count per
         year (the chart and the total), co-authors in and outside the lab, news, the co-author
         network (its members, then their pairs), their talks and events (upcoming, then the
         latest past): no query per publication, author or entry.
