@@ -170,6 +170,7 @@ INSTALLED_APPS = [
     "people",
     "signin",
     "publications",
+    "outputs",
     "news",
     # Every public HTML page, above the apps whose rows it shows.
     "pages",

@@ -8,6 +8,8 @@ from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
 from news.sitemaps import NewsItemSitemap
+from outputs.models import Output
+from outputs.sitemaps import OutputSitemap
 from people.models import ResearchArea, ResearchGroup
 from people.sitemaps import PersonSitemap, ResearchAreaSitemap, ResearchGroupSitemap
 from publications.sitemaps import PublicationSitemap
@@ -22,6 +24,8 @@ class SectionSitemap(Sitemap):
             sections.append("groups:index")
         if ResearchArea.objects.published().exists():
             sections.append("areas:index")
+        if Output.objects.published().exists():
+            sections.append("outputs:index")
         return sections
 
     def location(self, name):
@@ -35,4 +39,5 @@ SITEMAPS = {
     "areas": ResearchAreaSitemap,
     "publications": PublicationSitemap,
     "news": NewsItemSitemap,
+    "outputs": OutputSitemap,
 }
