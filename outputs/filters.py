@@ -3,7 +3,7 @@ area, with a count beside each option as the publication list counts its own
 (publications.filters.facet)."""
 
 from django import forms
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils.translation import gettext, gettext_lazy
 
 from directory.filters import FilterSet, MultipleChoiceFilter, SearchFilter, YearFilter
@@ -119,7 +119,6 @@ def facets(filterset: OutputFilter) -> dict[str, Facet]:
             continue
         rows = (
             filterset.queryset_without(name)
-            .filter(~Q(**{f"{path}__isnull": True}))
             .order_by()
             .values(path)
             .annotate(count=Count("pk", distinct=True))
