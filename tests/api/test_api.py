@@ -160,6 +160,8 @@ class SeededApiTests(SeededTestCase):
             "/api/venues/{short_name}/",
             "/api/news/",
             "/api/news/{slug}/",
+            "/api/outputs/",
+            "/api/outputs/{slug}/",
             "/api/groups/",
             "/api/groups/{slug}/",
             "/api/areas/",
