@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.db import models
 
 from directory.ordered_admin import OrderedRowFormSet, OrderedTabularInline
 from directory.roles import is_editor, person_of
@@ -62,6 +63,8 @@ class OutputAdmin(MemberScopedAdmin):
         ("Related", {"fields": ["publications", "groups", "areas"]}),
     ]
     inlines = [CreatorInline]
+    # An address typed without its scheme ("github.com/lab/tool") is https, as elsewhere.
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     def member_queryset(self, queryset, person):
         return queryset.by(person)
