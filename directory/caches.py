@@ -98,7 +98,7 @@ REGISTRY: dict[str, Cache] = {
         Cache("news-choices", "the news filter's years and people", "site", SHARED),
         Cache(
             "output-choices",
-            "the datasets and software list's years and members",
+            "the datasets and software list's years, and the published members",
             "site (outputs name no narrower scope)",
             SHARED,
         ),

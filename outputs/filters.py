@@ -35,12 +35,12 @@ def search_outputs(queryset, name, value):
 
 
 def output_choices() -> tuple[list[tuple[int, int]], list[tuple[str, str]]]:
-    """The years outputs were released in, and the published members who created one."""
+    """The years outputs were released in, and every published member, as the publication
+    list's member filter takes them: a member without outputs is an empty list, not a refusal
+    (the facet offers only those with a count)."""
     years = [(int(year), int(year)) for year in Output.objects.published().years()]
-    creators = Person.objects.published().filter(
-        pk__in=OutputCreator.objects.filter(output__is_published=True).values("researcher")
-    )
-    return years, list(creators.order_by("name").values_list("slug", "name"))
+    members = Person.objects.published().order_by("name").values_list("slug", "name")
+    return years, list(members)
 
 
 class OutputFilter(FilterSet):

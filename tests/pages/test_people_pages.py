@@ -214,9 +214,10 @@ class PeoplePagesQueryCountTests(TestCase):
         students, collaborators, groups, areas), the selection (its ids, then its entries' rows
         with three prefetches), whether any is featured (the list's heading), the count per
         year (the chart and the total), co-authors in and outside the lab, news, the co-author
-        network (its members, then their pairs): no query per publication, author or entry.
-        (The citation keys are stored on the rows.)"""
-        assert count_queries(self.client, self.subject.get_absolute_url()) == 26
+        network (its members, then their pairs), their datasets and software (one query when
+        they have none, kept until the next change): no query per publication, author or
+        entry. (The citation keys are stored on the rows.)"""
+        assert count_queries(self.client, self.subject.get_absolute_url()) == 27
 
 
 class PeoplePagesQueryCountAtManyRowsTests(PeoplePagesQueryCountTests):

@@ -24,6 +24,13 @@ PUBLIC_PAGES = [
     ("publications:citation", {"slug": "klotski"}, "/publications/klotski.bib"),
     ("news:index", {}, "/news/"),
     ("news:detail", {"slug": "award"}, "/news/award/"),
+    ("outputs:index", {}, "/outputs/"),
+    ("outputs:detail", {"slug": "traces"}, "/outputs/traces/"),
+    ("outputs:export", {"format": "bib"}, "/outputs/export.bib"),
+    ("outputs:citation", {"slug": "traces"}, "/outputs/traces.bib"),
+    ("outputs:csl", {"slug": "traces"}, "/outputs/traces.json"),
+    ("outputs:citation-cff", {"slug": "tool"}, "/outputs/tool/CITATION.cff"),
+    ("outputs:codemeta", {"slug": "tool"}, "/outputs/tool/codemeta.json"),
     ("groups:index", {}, "/groups/"),
     ("groups:detail", {"slug": "systems"}, "/groups/systems/"),
     ("areas:index", {}, "/areas/"),
@@ -35,6 +42,7 @@ PUBLIC_PAGES = [
 FEEDS = [
     ("publications:feed", "/publications/feed/", "publications.feeds"),
     ("news:feed", "/news/feed/", "news.feeds"),
+    ("outputs:feed", "/outputs/feed/", "outputs.feeds"),
 ]
 
 
