@@ -20,6 +20,7 @@ from config.api import api
 from config.wsgi import application
 from tests.cases import SeededTestCase, parametrize
 from tests.department import add_groups_to_seed
+from tests.outputs.conftest import add_outputs_to_seed
 
 # Every operation the API declares, read without the database (the choices come later).
 OPERATIONS = [
@@ -35,6 +36,7 @@ DETAILS = {
     "/api/venues/{short_name}/": ("/api/venues/", "short_name"),
     "/api/groups/{slug}/": ("/api/groups/", "slug"),
     "/api/areas/{slug}/": ("/api/areas/", "slug"),
+    "/api/outputs/{slug}/": ("/api/outputs/", "slug"),
 }
 
 
@@ -62,6 +64,7 @@ class SchemaFuzzingTests(SeededTestCase):
         the group and area filters' choices in the schema."""
         super().setUpTestData()
         add_groups_to_seed()
+        add_outputs_to_seed()
 
     @classmethod
     def setUpClass(cls):
@@ -117,4 +120,4 @@ class SchemaFuzzingTests(SeededTestCase):
                 case = self.api_schema[path]["GET"].Case(path_parameters={key: row[key]})
                 assert case.call_and_validate().status_code == 200
                 checked += 1
-        assert checked == 4 + 29 + 5 + 15 + 2 + 2
+        assert checked == 4 + 29 + 5 + 15 + 2 + 2 + 2

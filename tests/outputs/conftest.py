@@ -5,7 +5,7 @@ from itertools import count
 import pytest
 
 from outputs.models import Output, OutputCreator
-from people.models import ExternalPerson
+from people.models import ExternalPerson, Person
 from tests.factories import make_person, make_publication
 
 _numbers = count(1)
@@ -26,6 +26,15 @@ def make_outsider(**fields) -> ExternalPerson:
     number = next(_numbers)
     fields = {"name": f"Outsider {number}", "slug": f"outsider-{number}", **fields}
     return ExternalPerson.objects.create(**fields)
+
+
+def add_outputs_to_seed() -> None:
+    """A piece of software and a dataset by a seeded member, and a draft: the seed has none
+    (it stays true to the four profiles), the API's fuzzer needs some."""
+    hang = Person.objects.get(slug="hang-zhu")
+    make_output(kind="software", title="Seeded tool", version="0.1", licence="MIT", creators=[hang])
+    make_output(kind="dataset", title="Seeded traces", released="2024-05", creators=[hang])
+    make_output(title="Draft traces", is_published=False, creators=[hang])
 
 
 @pytest.fixture
