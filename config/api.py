@@ -1,5 +1,5 @@
 """The read-only JSON API at /api/, assembled from each app's routers (people/api.py: people,
-groups and areas; publications/api.py, news/api.py, events/api.py), with its OpenAPI schema and browsable docs.
+groups and areas; publications/api.py, outputs/api.py, news/api.py, events/api.py), with its OpenAPI schema and browsable docs.
 
 django-ninja builds the schema from the same pydantic types that shape each response, so the
 schema cannot drift from what the endpoints return; schemathesis checks both in the tests.
@@ -15,6 +15,7 @@ from ninja.openapi.docs import Swagger
 from directory.api import with_choices
 from events.api import router as events_router
 from news.api import router as news_router
+from outputs.api import router as outputs_router
 from people.api import department_router
 from people.api import router as people_router
 from publications.api import router as publications_router
@@ -30,8 +31,8 @@ api = LabAPI(
     title="Lab directory API",
     version="1",
     description=(
-        "Read-only: people, publications, venues, news, talks and events, research groups and "
-        "research areas, as "
+        "Read-only: people, publications, venues, datasets and software, news, talks and events, "
+        "research groups and research areas, as "
         "the site's pages show them. "
         "Lists take the same filters as their pages and come in pages; drafts never appear. "
         "Open to every origin (CORS) for GET."
@@ -46,6 +47,7 @@ api.add_router("", people_router)
 api.add_router("", publications_router)
 api.add_router("", news_router)
 api.add_router("", events_router)
+api.add_router("", outputs_router)
 api.add_router("", department_router)
 
 

@@ -171,6 +171,7 @@ INSTALLED_APPS = [
     "signin",
     "publications",
     "events",
+    "outputs",
     "news",
     # Every public HTML page, above the apps whose rows it shows.
     "pages",

@@ -106,6 +106,18 @@ REGISTRY: dict[str, Cache] = {
         ),
         Cache("news-choices", "the news filter's years and people", "site", SHARED),
         Cache(
+            "output-choices",
+            "the datasets and software list's years, and the published members",
+            "site (outputs name no narrower scope)",
+            SHARED,
+        ),
+        Cache(
+            "section-outputs",
+            "a profile's, group's or area's first datasets and software",
+            "people, and any write of an output (outputs name no narrower scope)",
+            SHARED,
+        ),
+        Cache(
             "coauthor-network",
             "a co-author network: who wrote with whom, and its drawing",
             "a member's: papers-of:<pk>, people; a group's, an area's, the lab's: publications, people",

@@ -10,6 +10,8 @@ from django.urls import reverse
 from events.models import Event
 from events.sitemaps import EventSitemap
 from news.sitemaps import NewsItemSitemap
+from outputs.models import Output
+from outputs.sitemaps import OutputSitemap
 from people.models import ResearchArea, ResearchGroup
 from people.sitemaps import PersonSitemap, ResearchAreaSitemap, ResearchGroupSitemap
 from publications.sitemaps import PublicationSitemap
@@ -27,6 +29,8 @@ class SectionSitemap(Sitemap):
             sections.append("areas:index")
         if Event.objects.published().exists():
             sections.append("events:index")
+        if Output.objects.published().exists():
+            sections.append("outputs:index")
         return sections
 
     def location(self, name):
@@ -41,4 +45,5 @@ SITEMAPS = {
     "publications": PublicationSitemap,
     "news": NewsItemSitemap,
     "events": EventSitemap,
+    "outputs": OutputSitemap,
 }

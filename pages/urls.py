@@ -1,5 +1,5 @@
 """Every public page's address. The namespaces are the apps' (`people:`, `publications:`,
-`news:`, `events:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
+`outputs:`, `news:`, `events:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
 by its first path segment (the root's in home.py). config/urls.py mounts these at the site's
 root beside the API and the admin: `page_patterns` once per language, `urlpatterns` once."""
 
@@ -7,6 +7,7 @@ from django.contrib.sitemaps.views import sitemap
 from django.urls import URLPattern, URLResolver, include, path, re_path
 
 from news.feeds import NewsFeed
+from outputs.feeds import OutputFeed
 from pages.sitemaps import SITEMAPS
 from pages.views import (
     accessibility,
@@ -16,6 +17,7 @@ from pages.views import (
     home,
     network,
     news,
+    outputs,
     people,
     publications,
     search,
@@ -56,6 +58,18 @@ events_urls = [
     path("<slug:slug>/", events.detail, name="detail"),
 ]
 
+outputs_urls = [
+    path("", outputs.index, name="index"),
+    # Before the slug patterns, which would otherwise read "feed" as an output.
+    path("feed/", OutputFeed(), name="feed"),
+    re_path(r"^export\.(?P<format>bib|json)$", outputs.export, name="export"),
+    re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.bib$", outputs.citation, name="citation"),
+    re_path(r"^(?P<slug>[-a-zA-Z0-9_]+)\.json$", outputs.csl, name="csl"),
+    path("<slug:slug>/CITATION.cff", outputs.citation_cff, name="citation-cff"),
+    path("<slug:slug>/codemeta.json", outputs.codemeta, name="codemeta"),
+    path("<slug:slug>/", outputs.detail, name="detail"),
+]
+
 groups_urls = [
     path("", groups.groups, name="index"),
     path("<slug:slug>/", groups.group, name="detail"),
@@ -76,6 +90,7 @@ page_patterns: list[URLPattern | URLResolver] = [
     path("publications/", include((publications_urls, "publications"))),
     path("news/", include((news_urls, "news"))),
     path("events/", include((events_urls, "events"))),
+    path("outputs/", include((outputs_urls, "outputs"))),
     path("groups/", include((groups_urls, "groups"))),
     path("areas/", include((areas_urls, "areas"))),
 ]

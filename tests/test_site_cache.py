@@ -193,8 +193,9 @@ def test_a_profiles_count_co_authors_and_selection_are_kept_until_the_next_chang
     # co-authors in and outside the lab, the selection (the year of the 8th newest paper and
     # the ids from there on, from the pair rows; then its ids), whether any is featured, its
     # entries' rows, authors, awards and links, and the co-author network (its members, then
-    # their pairs). What is left: the person's id, the lab and the news.
-    assert len(first) - len(second) == 25
+    # their pairs), their datasets and software. What is left: the person's id, the lab, the
+    # news and the talks (upcoming, then past: they follow the clock too).
+    assert len(first) - len(second) == 26
     assert response.context["publication_count"] == 2
     assert [(person.name, person.shared) for person in response.context["coauthors"]] == [
         ("Bo Zhao", 1)

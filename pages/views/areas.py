@@ -7,7 +7,9 @@ from django.urls import reverse
 
 from directory.charts import year_chart
 from directory.site_cache import cached
+from outputs.models import Output
 from pages.views.network import network_context, network_url
+from pages.views.outputs import section_outputs
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.entries import listed
 from publications.models import Publication
@@ -71,6 +73,7 @@ def area(request, slug):
             "people": Person.objects.published().in_areas(area).for_directory(),
             "groups": ResearchGroup.objects.published().filter(areas=area),
             "publications": newest,
+            "outputs": section_outputs(("area", area.pk), Output.objects.in_areas(area)),
             "publication_count": sum(per_year.values()),
             "all_publications_url": all_of_them,
             "chart": year_chart(

@@ -10,8 +10,10 @@ from django.utils import timezone
 from directory.site_cache import true_until
 from events.models import Event
 from news.models import NewsItem
+from outputs.models import Output
 from pages.views.events import schedule
 from pages.views.network import network_context, network_url
+from pages.views.outputs import section_outputs
 from pages.views.publications import listing_context
 from people.models import Membership, Person, ResearchArea, ResearchGroup
 from publications.models import Publication
@@ -64,6 +66,7 @@ def group(request, slug):
             .order_by("name"),
             "news_items": NewsItem.objects.published().of_group(group).for_listing()[:GROUP_NEWS],
             "export_query": export_query,
+            "outputs": section_outputs(("group", group.pk), Output.objects.of_groups(group)),
             **network_context(
                 ("group", group.pk), Publication.objects.published().of_groups(group)
             ),

@@ -15,9 +15,11 @@ from directory.pdf_renders import pdf_response
 from directory.site_cache import cached, kept, true_until
 from events.models import Event
 from news.models import NewsItem
+from outputs.models import Output
 from pages.context_processors import current_lab
 from pages.views.events import schedule
 from pages.views.network import network_context, network_url
+from pages.views.outputs import section_outputs
 from people.filters import PersonFilter, facet_options
 from people.models import Person
 from publications.entries import Listed
@@ -150,6 +152,7 @@ def profile(request, slug):
             "coauthors": coauthors,
             "external_coauthors": external_coauthors,
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
+            "outputs": section_outputs(("person", person.pk), Output.objects.by(person)),
             # Only when staff turned them on (the lab row is base.html's, read once).
             "citations": cached(
                 "profile-citations",

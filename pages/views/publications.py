@@ -20,6 +20,7 @@ from directory.pagination import paginate
 from directory.roles import person_of
 from directory.site_cache import cached, cached_each, kept
 from news.models import NewsItem
+from outputs.models import Output
 from pages.context_processors import current_lab
 from publications import exports
 from publications.claims.forms import ClaimForm, CorrectionForm
@@ -269,6 +270,8 @@ def publication_parts(
             # A paper is listed once on a page, and its entry's ids with it.
             "similar": papers_in_order(related_ids(pk, apart={paper.pk for paper in related})),
             "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
+            # Its datasets and software: the other direction of Output.publications.
+            "outputs": list(Output.objects.published().related_to(paper).for_listing()),
             # Only when staff turned them on (the lab row is base.html's, read once).
             "citations": paper_citations(pk) if current_lab(request).show_citation_counts else [],
             "request": request,

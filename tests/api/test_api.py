@@ -162,6 +162,8 @@ class SeededApiTests(SeededTestCase):
             "/api/news/{slug}/",
             "/api/events/",
             "/api/events/{slug}/",
+            "/api/outputs/",
+            "/api/outputs/{slug}/",
             "/api/groups/",
             "/api/groups/{slug}/",
             "/api/areas/",

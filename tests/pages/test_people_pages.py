@@ -217,9 +217,10 @@ class PeoplePagesQueryCountTests(TestCase):
         list's heading), the count per
         year (the chart and the total), co-authors in and outside the lab, news, the co-author
         network (its members, then their pairs), their talks and events (upcoming, then the
-        latest past): no query per publication, author or entry.
+        latest past), their datasets and software (one query when they have none, kept until
+        the next change): no query per publication, author or entry.
         (The citation keys are stored on the rows.)"""
-        assert count_queries(self.client, self.subject.get_absolute_url()) == 28
+        assert count_queries(self.client, self.subject.get_absolute_url()) == 31
 
 
 class PeoplePagesQueryCountAtManyRowsTests(PeoplePagesQueryCountTests):

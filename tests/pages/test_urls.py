@@ -29,6 +29,13 @@ PUBLIC_PAGES = [
     ("events:detail", {"slug": "keynote"}, "/events/keynote/"),
     ("events:calendar", {}, "/events/calendar.ics"),
     ("events:event-calendar", {"slug": "keynote"}, "/events/keynote.ics"),
+    ("outputs:index", {}, "/outputs/"),
+    ("outputs:detail", {"slug": "traces"}, "/outputs/traces/"),
+    ("outputs:export", {"format": "bib"}, "/outputs/export.bib"),
+    ("outputs:citation", {"slug": "traces"}, "/outputs/traces.bib"),
+    ("outputs:csl", {"slug": "traces"}, "/outputs/traces.json"),
+    ("outputs:citation-cff", {"slug": "tool"}, "/outputs/tool/CITATION.cff"),
+    ("outputs:codemeta", {"slug": "tool"}, "/outputs/tool/codemeta.json"),
     ("groups:index", {}, "/groups/"),
     ("groups:detail", {"slug": "systems"}, "/groups/systems/"),
     ("areas:index", {}, "/areas/"),
@@ -40,6 +47,7 @@ PUBLIC_PAGES = [
 FEEDS = [
     ("publications:feed", "/publications/feed/", "publications.feeds"),
     ("news:feed", "/news/feed/", "news.feeds"),
+    ("outputs:feed", "/outputs/feed/", "outputs.feeds"),
 ]
 
 

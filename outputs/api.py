@@ -1,0 +1,99 @@
+"""/api/outputs/: the datasets and software as data, with the list page's filters
+(outputs/filters.py)."""
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Field, Query, Router, Schema
+
+from directory.api import ERRORS, NamedPageOut, PageOut, filter_parameters, filtered_page, page_link
+from outputs.filters import OutputFilter
+from outputs.models import Output
+
+router = Router(tags=["outputs"])
+
+PER_PAGE = 25
+
+
+class CreatorOut(Schema):
+    name: str
+    orcid: str = Field(description='The ORCID iD, "" when not known.')
+    profile: str | None = Field(description="Their profile's address, when a member with one.")
+
+
+class OutputSummaryOut(Schema):
+    slug: str
+    kind: str = Field(description='"dataset" or "software".')
+    title: str
+    url: str = Field(description="The output's page on this site.")
+    version: str
+    licence: str = Field(description='Its SPDX licence identifier, "" when not given.')
+    doi: str
+    repository: str = Field(description="The code repository or the dataset's landing page.")
+    released: str | None = Field(description='ISO 8601 at its precision: "2026", "2026-07".')
+    creators: list[CreatorOut]
+
+
+class OutputOut(OutputSummaryOut):
+    description: str = Field(description="Markdown.")
+    publications: list[NamedPageOut] = Field(description="The papers it belongs to.")
+
+
+class OutputPage(PageOut[OutputSummaryOut]):
+    pass
+
+
+def output_summary(output: Output, request: HttpRequest) -> dict:
+    """Reads the creators Output.objects.for_listing() prefetched."""
+    return {
+        "slug": output.slug,
+        "kind": output.kind,
+        "title": output.title,
+        "url": request.build_absolute_uri(output.get_absolute_url()),
+        "version": output.version,
+        "licence": output.licence,
+        "doi": output.doi,
+        "repository": output.url,
+        "released": output.released.isoformat() if output.released else None,
+        "creators": [
+            {
+                "name": creator.researcher.name,
+                "orcid": creator.researcher.orcid,
+                "profile": request.build_absolute_uri(member.get_absolute_url())
+                if (member := creator.member) is not None
+                else None,
+            }
+            for creator in output.creators.all()
+        ],
+    }
+
+
+OutputQuery = filter_parameters(OutputFilter, operation_id="list_outputs")
+
+
+@router.get(
+    "/outputs/",
+    response={200: OutputPage, **ERRORS},
+    operation_id="list_outputs",
+    summary="Datasets and software, filtered as on /outputs/",
+)
+def list_outputs(request, filters: Query[OutputQuery]):  # type: ignore[valid-type]
+    """In the list page's order (newest release first), so page N is the page's page N."""
+    filterset = OutputFilter(request.GET, queryset=Output.objects.published().for_listing())
+    return filtered_page(request, filterset, per_page=PER_PAGE, row=output_summary)
+
+
+@router.get(
+    "/outputs/{slug}/",
+    response={200: OutputOut, **ERRORS},
+    operation_id="get_output",
+    summary="One dataset or piece of software",
+)
+def get_output(request, slug: str):
+    output = get_object_or_404(Output.objects.published().for_page(), slug=slug)
+    return {
+        **output_summary(output, request),
+        "description": output.description,
+        "publications": [
+            page_link(paper, paper.title, request) for paper in output.listed_publications
+        ],
+    }

@@ -1,0 +1,249 @@
+"""Datasets and software: research outputs of their own, beside the papers.
+
+One model with a kind, not two: a dataset and a piece of software have the same fields
+(title, creators, version, licence, address, DOI, release date, related papers), one list
+shows both with a kind facet, and the exports differ only in the type they write
+(docs/decisions/outputs.md).
+"""
+
+from django.db import models
+from django.db.models.functions import Substr
+from simple_history.models import HistoricalRecords
+
+from directory.identifiers import DoiField
+from directory.markdown import MarkdownField, RenderedMarkdownField
+from directory.models import OrderedRow, PublicPage
+from directory.partial_dates import PartialDateField
+from directory.querysets import PublishableQuerySet
+from outputs.licences import canonical_licence, validate_licence
+from people.models import Person, ResearchArea, Researcher, ResearchGroup
+from publications.models import Publication
+
+
+class OutputQuerySet(PublishableQuerySet):
+    def drafts_of(self, person):
+        """A member previews the drafts they are a creator of."""
+        return models.Q(pk__in=OutputCreator.objects.filter(researcher=person).values("output"))
+
+    def by(self, researchers):
+        """The outputs `researchers` (a Researcher, a member's Person, or several) created.
+        A subquery on the creator rows' researcher index, never a join repeating an output."""
+        if isinstance(researchers, Researcher):
+            rows = OutputCreator.objects.filter(researcher=researchers)
+        else:
+            rows = OutputCreator.objects.filter(researcher__in=researchers)
+        return self.filter(pk__in=rows.values("output"))
+
+    def of_groups(self, groups):
+        """The outputs staff filed under any of `groups` (a ResearchGroup or several)."""
+        groups = [groups] if isinstance(groups, ResearchGroup) else groups
+        tagged = Output.groups.through.objects.filter(researchgroup__in=groups)
+        return self.filter(pk__in=tagged.values("output"))
+
+    def in_areas(self, areas):
+        """The outputs staff filed under any of `areas` (a ResearchArea or several)."""
+        areas = [areas] if isinstance(areas, ResearchArea) else areas
+        tagged = Output.areas.through.objects.filter(researcharea__in=areas)
+        return self.filter(pk__in=tagged.values("output"))
+
+    def related_to(self, publication):
+        """The outputs staff linked to the paper `publication`."""
+        return self.filter(publications=publication)
+
+    def years(self):
+        """The distinct release years, newest first, in one query."""
+        return (
+            self.exclude(released__isnull=True)
+            .annotate(year=Substr("released", 1, 4, output_field=models.CharField()))
+            .order_by("-year")
+            .values_list("year", flat=True)
+            .distinct()
+        )
+
+    def for_listing(self):
+        """What every list of outputs shows: the creators in order, each with the profile a
+        member has (one query for all outputs, whatever their number)."""
+        return self.prefetch_related(
+            models.Prefetch(
+                "creators",
+                queryset=OutputCreator.objects.select_related("researcher__profile").order_by(
+                    "position"
+                ),
+            )
+        )
+
+    def for_page(self):
+        """An output's own page: its creators, and its published related papers, groups and
+        areas as `listed_publications`, `listed_groups`, `listed_areas` (one query each)."""
+        return self.for_listing().prefetch_related(
+            models.Prefetch(
+                "publications",
+                queryset=Publication.objects.published().only("title", "slug", "year", "doi"),
+                to_attr="listed_publications",
+            ),
+            models.Prefetch(
+                "groups",
+                queryset=ResearchGroup.objects.published().only("name", "slug"),
+                to_attr="listed_groups",
+            ),
+            models.Prefetch(
+                "areas",
+                queryset=ResearchArea.objects.published().only("name", "slug"),
+                to_attr="listed_areas",
+            ),
+        )
+
+
+class Output(PublicPage):
+    url_name = "outputs:detail"
+
+    class Kind(models.TextChoices):
+        DATASET = "dataset", "Dataset"
+        SOFTWARE = "software", "Software"
+
+    kind = models.CharField(
+        max_length=20,
+        choices=Kind.choices,
+        default=Kind.DATASET,
+        help_text="A dataset, or software (code, a library, a tool).",
+    )
+    title = models.CharField(max_length=500, help_text="As it is cited, e.g. “Klotski traces”.")
+    slug = models.SlugField(
+        "web address (slug)",
+        max_length=200,
+        unique=True,
+        help_text="The page's address: /outputs/slug/.",
+    )
+    description = MarkdownField(blank=True, help_text="What it is and how to use it. Markdown.")
+    description_html = RenderedMarkdownField(source="description")
+    version = models.CharField(
+        max_length=50, blank=True, help_text='The version this record describes, e.g. "2.1.0".'
+    )
+    licence = models.CharField(
+        max_length=50,
+        blank=True,
+        validators=[validate_licence],
+        help_text='Its SPDX licence identifier, e.g. "MIT", "Apache-2.0" or "CC-BY-4.0" '
+        "(spdx.org/licenses).",
+    )
+    url = models.URLField(
+        "repository or landing page",
+        max_length=500,
+        blank=True,
+        help_text="Where to get it: the code repository, or the dataset's landing page.",
+    )
+    doi = DoiField(
+        "DOI",
+        max_length=200,
+        help_text='e.g. "10.5281/zenodo.1234567", or its address on doi.org.',
+    )
+    released = PartialDateField(
+        "release date",
+        null=True,
+        blank=True,
+        help_text='As precise as known: "2026", "May 2026" or "25 Jul 2026".',
+    )
+    publications = models.ManyToManyField(
+        Publication,
+        blank=True,
+        related_name="outputs",
+        help_text="The papers it belongs to: each paper's page shows it too.",
+    )
+    groups = models.ManyToManyField(
+        ResearchGroup,
+        blank=True,
+        related_name="outputs",
+        help_text="The research groups it comes from: shown on their pages.",
+    )
+    areas = models.ManyToManyField(
+        ResearchArea,
+        blank=True,
+        related_name="outputs",
+        help_text="The research areas it belongs to: shown on their pages.",
+    )
+
+    objects = OutputQuerySet.as_manager()
+    history = HistoricalRecords(
+        m2m_fields=["publications", "groups", "areas"], excluded_fields=["description_html"]
+    )
+
+    class Meta:
+        # Newest first, undated last; the slug last so that pages never repeat or skip a row.
+        ordering = [models.F("released").desc(nulls_last=True), "title", "slug"]
+        verbose_name = "dataset or software"
+        verbose_name_plural = "datasets and software"
+        indexes = [
+            # The list's kind facet counts published outputs by kind.
+            models.Index(fields=["kind", "is_published"], name="output_kind_published"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def clean_fields(self, exclude=None):
+        # "mit" is MIT: stored as SPDX spells it, before the validator reads it.
+        if isinstance(self.licence, str):
+            self.licence = canonical_licence(self.licence)
+        super().clean_fields(exclude=exclude)
+
+    @property
+    def is_software(self) -> bool:
+        return self.kind == self.Kind.SOFTWARE
+
+    @property
+    def creator_names(self) -> list[str]:
+        """Reads the prefetched creators (for_listing): no query."""
+        return [creator.researcher.name for creator in self.creators.all()]
+
+    @property
+    def year(self) -> int | None:
+        return self.released.year if self.released else None
+
+
+class OutputCreator(OrderedRow):
+    """One creator of an output, in order: a researcher, the same identity an author row names
+    (docs/decisions/researcher-identity.md): a member's profile or someone outside the lab."""
+
+    parent_field = "output"
+
+    output = models.ForeignKey(Output, on_delete=models.CASCADE, related_name="creators")
+    position = models.PositiveSmallIntegerField(
+        help_text="1 for the first creator, 2 for the next..."
+    )
+    researcher = models.ForeignKey(
+        Researcher,
+        on_delete=models.PROTECT,
+        related_name="output_credits",
+        verbose_name="person",
+        help_text="A lab member or an external person.",
+    )
+
+    class Meta:
+        ordering = ["output", "position"]
+        verbose_name = "creator"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["output", "position"], name="outputcreator_unique_position"
+            ),
+            # A person is named once among an output's creators.
+            models.UniqueConstraint(
+                fields=["output", "researcher"], name="outputcreator_once_an_output"
+            ),
+        ]
+        indexes = [
+            # A profile's outputs and the creator filter look creator rows up by researcher.
+            models.Index(fields=["researcher", "output"], name="outputcreator_researcher"),
+        ]
+
+    def __str__(self):
+        return self.researcher.name if self.researcher_id else ""
+
+    @property
+    def member(self) -> Person | None:
+        """The creator's public profile, if they are a member with one: what their name links
+        to. Reads the researcher and profile selected with the row (for_listing)."""
+        try:
+            profile = self.researcher.profile
+        except Person.DoesNotExist:
+            return None
+        return profile if profile.is_published else None

@@ -1,0 +1,6 @@
+from directory.sitemaps import PublishedSitemap
+from outputs.models import Output
+
+
+class OutputSitemap(PublishedSitemap):
+    model = Output

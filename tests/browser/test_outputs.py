@@ -1,0 +1,101 @@
+"""Datasets and software as visitors see them, on the served site: an output entry keeps most
+of its list's width at phone and desktop widths (as every repeated block does,
+test_layout_geometry.py), and the list and both kinds of page pass axe and the Nu HTML
+checker. The seed has no outputs (it stays true to the four profiles): this module adds its own
+and removes them after its last test."""
+
+import pytest
+
+from tests.browser.conftest import has_horizontal_scroll, shell
+from tests.browser.test_html_checker import fetch, nu_errors
+from tests.browser.test_layout_geometry import HEIGHT, MEASURE, SMALLEST_SHARE, WIDTHS
+from tests.browser.test_pages import blocking_violations
+
+ADD_OUTPUTS = """
+from outputs.models import Output, OutputCreator
+from people.models import ExternalPerson, Person
+from publications.models import Publication
+hang = Person.objects.get(slug="hang-zhu")
+outsider = ExternalPerson.objects.create(name="Ada Outside", slug="ada-outside-outputs")
+paper = Publication.objects.filter(authorships__person=hang).first()
+for number in range(6):
+    output = Output.objects.create(
+        kind="software" if number % 2 else "dataset",
+        title=f"Browser test output {number} with a title long enough to wrap on a phone",
+        slug=f"browser-output-{number}",
+        version="1.0.0", licence="MIT", url="https://example.org/tool",
+        doi=f"10.5281/zenodo.{1000 + number}", released=f"202{number % 5}-05",
+    )
+    OutputCreator.objects.create(output=output, position=1, researcher=hang)
+    OutputCreator.objects.create(output=output, position=2, researcher=outsider)
+    output.publications.add(paper)
+"""
+REMOVE_OUTPUTS = """
+from outputs.models import Output
+from people.models import ExternalPerson
+Output.objects.filter(slug__startswith="browser-output-").delete()
+ExternalPerson.objects.filter(slug="ada-outside-outputs").delete()
+"""
+
+PAGES = {
+    "outputs": "/outputs/",
+    "software": "/outputs/browser-output-1/",
+    "dataset": "/outputs/browser-output-0/",
+}
+# The pages that list output entries.
+LISTS = {"outputs": "/outputs/", "profile": "/people/hang-zhu/"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def outputs(site_url, server_environment):
+    shell(server_environment, ADD_OUTPUTS)
+    yield
+    shell(server_environment, REMOVE_OUTPUTS)
+
+
+@pytest.fixture(scope="module")
+def tab(browser, site_url):
+    context = browser.new_context(
+        viewport={"width": WIDTHS[-1], "height": HEIGHT}, base_url=site_url
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_output_entry_keeps_most_of_its_list_width(tab, width):
+    tab.set_viewport_size({"width": width, "height": HEIGHT})
+    problems = []
+    for name, path in LISTS.items():
+        assert tab.goto(path).status == 200, path
+        rows = [
+            row for row in tab.evaluate(MEASURE, [".output", ".publication__title"]) if row["shown"]
+        ]
+        if not rows:
+            problems.append(f"{name}: no output entry shown")
+        for row in rows:
+            share = row["textWidth"] / row["listWidth"]
+            if share < SMALLEST_SHARE:
+                problems.append(f"{name}: “{row['text']}” takes {share:.0%} of its list's width")
+    assert problems == []
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_the_output_pages_are_accessible_and_fit_a_phone(page, name):
+    assert page.goto(PAGES[name]).status == 200
+    page.wait_for_load_state("load")
+    assert blocking_violations(page) == []
+    assert not has_horizontal_scroll(page)
+
+
+@pytest.mark.needs("java", "vnu")
+def test_the_output_pages_are_valid_html(site_url, tmp_path):
+    files = []
+    for name, path in {**PAGES, "profile": "/people/hang-zhu/"}.items():
+        status, body = fetch(site_url + path)
+        assert status == 200, path
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_bytes(body)
+    assert nu_errors(files) == []
