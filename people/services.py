@@ -169,7 +169,7 @@ def split_author_rows(
     A new record shares `record`'s name, so later author rows of that name are linked to
     neither: two people with one name are never told apart by guess.
     """
-    rows = list(record.outside_authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
+    rows = list(record.authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
     if not rows:
         raise IdentityChangeRefused(f"Choose at least one author row of “{record.name}”.")
     if into is not None and into.pk == record.pk:
@@ -181,7 +181,7 @@ def split_author_rows(
         into.aliases = "\n".join(printed[1:])
         save_with_history(into, reason=f"Split off “{record.name}” (#{record.pk})", user=user)
     reason = f"Split off “{record.name}” (#{record.pk}) onto “{into.name}” (#{into.pk})"
-    ids = move_rows(rows=rows, field="external", to=into, reason=reason, user=user)
+    ids = move_rows(rows=rows, field="researcher", to=into, reason=reason, user=user)
     label = rows[0]._meta.label_lower
     return IdentityChange.objects.create(
         kind=IdentityChange.Kind.SPLIT,
@@ -190,7 +190,7 @@ def split_author_rows(
         record=record,
         other=into,
         other_was_created=created,
-        moved={label: {"field": "external", "ids": ids}},
+        moved={label: {"field": "researcher", "ids": ids}},
         made_by=user,
     )
 

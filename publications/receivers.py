@@ -18,7 +18,7 @@ def link_authors_named_as(who: KnownByNames) -> None:
     names = Q()
     for name in [who.name, *who.alias_list]:
         names |= Q(name__iexact=name)
-    link_authors(Authorship.objects.filter(names, person=None, external=None))
+    link_authors(Authorship.objects.filter(names, researcher=None))
 
 
 @receiver(post_save, sender=ExternalPerson)

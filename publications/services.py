@@ -80,17 +80,17 @@ def link_authors(
     index = author_name_index()
     changed = []
     for authorship in authorships:
-        if authorship.person_id is not None or authorship.external_id is not None:
+        if authorship.researcher_id is not None:
             continue
         who = index.get(normalize_name(authorship.name))
         if isinstance(who, ExternalPerson) and not authorship.link_declined:
-            authorship.external = who
-            authorship.save(update_fields=["external"])
+            authorship.researcher = who
+            authorship.save(update_fields=["researcher"])
         elif not isinstance(who, Person) or authorship.link_declined:
             continue
         elif saved_by is None or who == saved_by:
-            authorship.person, authorship.proposed_person = who, None
-            authorship.save(update_fields=["person", "proposed_person"])
+            authorship.researcher, authorship.proposed_person = who, None
+            authorship.save(update_fields=["researcher", "proposed_person"])
         elif authorship.proposed_person_id != who.pk:
             authorship.proposed_person = who
             authorship.save(update_fields=["proposed_person"])
@@ -104,9 +104,8 @@ def answer_proposal(*, authorship: Authorship, accept: bool) -> None:
     """The proposed member (or an editor) says whether this author is them. A member who
     accepts is the author, whoever else the row named meanwhile (an external person)."""
     if accept:
-        authorship.person, authorship.link_declined = authorship.proposed_person, False
-        authorship.external = None
+        authorship.researcher, authorship.link_declined = authorship.proposed_person, False
     else:
         authorship.link_declined = True
     authorship.proposed_person = None
-    authorship.save(update_fields=["person", "external", "proposed_person", "link_declined"])
+    authorship.save(update_fields=["researcher", "proposed_person", "link_declined"])

@@ -103,7 +103,7 @@ class SeededDepartmentFixtureTests(SeededTestCase):
         ],
     )
     def test_external_people_are_linked_to_their_author_rows(self, slug, rows):
-        assert Authorship.objects.filter(external__slug=slug).count() == rows
+        assert Authorship.objects.filter(researcher__slug=slug).count() == rows
 
     def test_every_author_named_as_an_external_person_is_linked_to_them_but_the_surveys_xin_jin(
         self,
@@ -112,7 +112,7 @@ class SeededDepartmentFixtureTests(SeededTestCase):
         rows = Authorship.objects.exclude(
             publication__slug="efficient-training-of-large-language-models-survey", name="Xin Jin"
         )
-        for name, slug in rows.values_list("name", "external__slug"):
+        for name, slug in rows.values_list("name", "researcher__slug"):
             assert slug == records.get(name), name
 
     def test_the_surveys_xin_jin_is_linked_to_nobody_since_no_source_says_he_is_the_advisor(self):

@@ -266,7 +266,7 @@ class IdentityChange(ValidatedModel):
     # A merge deletes the other record; undoing it recreates the record from this.
     other_snapshot = models.JSONField(default=dict, blank=True)
     other_was_created = models.BooleanField(default=False)
-    # {"publications.authorship": {"field": "external", "ids": [...]}, ...}
+    # {"publications.authorship": {"field": "researcher", "ids": [...]}, ...}
     moved = models.JSONField(default=dict)
     # The kept record's fields a merge filled in (aliases, identifiers), as they were before.
     record_before = models.JSONField(default=dict, blank=True)

@@ -41,7 +41,6 @@ NAMED_CONSTRAINTS = {
         "collaboration_not_with_oneself",
     ],
     Departure: ["departure_thesis_link_has_a_title"],
-    Authorship: ["authorship_member_or_external_not_both"],
 }
 
 
@@ -108,15 +107,17 @@ def test_the_period_check_is_a_plain_message_in_a_form():
         membership.full_clean()
 
 
-def test_an_author_row_is_a_member_or_an_external_person_not_both():
+def test_an_author_row_names_a_member_or_an_external_person_by_its_one_key():
+    """Stage 3: the member key and the outsider key were two columns, held apart by a CHECK;
+    one key to the researcher names either, and naming one replaces the other."""
     member, record = make_person(), make_external()
     publication = make_publication(authors=["Someone"])
     row = publication.authorships.get()
-    row.person, row.external = member, record
-    with refused("authorship_member_or_external_not_both"), transaction.atomic():
-        row.save()
-    with pytest.raises(ValidationError, match="not both"):
-        row.full_clean()
+    row.person = member
+    row.external = record
+    row.save()
+    row = Authorship.objects.select_related("researcher__profile").get(pk=row.pk)
+    assert (row.researcher_id, row.person, row.external) == (record.pk, None, record)
 
 
 def test_advising_names_exactly_one_advisor():

@@ -197,7 +197,7 @@ class SeededExportTests(SeededTestCase):
                     publication.venue.kind if publication.venue else None,
                     publication.type,
                     publication.status,
-                    tuple((a.name, a.person_id) for a in publication.authorships.all()),
+                    tuple((a.name, a.researcher_id) for a in publication.authorships.all()),
                 )
                 for publication in Publication.objects.for_listing()
             )

@@ -14,7 +14,11 @@ def test_authors_are_linked_by_exact_name_or_alias_only():
         authors=["Zhang Zhang", "Wang Zhang", "Haoran Zhang", "Hao Zhang", "H. Zhu", "Hang  Zhu*"]
     )
     link_authors(publication.authorships.all())
-    linked = dict(Authorship.objects.filter(publication=publication).values_list("name", "person"))
+    linked = dict(
+        Authorship.objects.filter(publication=publication).values_list(
+            "name", "researcher__profile"
+        )
+    )
     assert linked == {
         "Zhang Zhang": None,
         "Wang Zhang": None,
