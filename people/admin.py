@@ -390,13 +390,13 @@ class AdvisingAdmin(HistoryAdmin):
     form = AdvisingForm
     list_display = ["advisee", "kind", "advisor_record", "is_current"]
     list_filter = ["kind", "is_current"]
-    list_select_related = ["advisee", "advisor", "external_advisor"]
-    search_fields = ["advisee__name", "advisor__name", "external_advisor__name"]
-    autocomplete_fields = ["advisee", "advisor", "external_advisor"]
+    list_select_related = ["advisee", "advisor__profile"]
+    search_fields = ["advisee__name", "advisor__name"]
+    autocomplete_fields = ["advisee", "advisor"]
     fields = [
         ("advisee", "position"),
         "kind",
-        ("advisor", "external_advisor"),
+        "advisor",
         "degree",
         ("start", "end", "is_current"),
     ]
@@ -409,10 +409,10 @@ class AdvisingAdmin(HistoryAdmin):
 @admin.register(Collaboration)
 class CollaborationAdmin(HistoryAdmin):
     list_display = ["person", "collaborator_record", "position"]
-    list_select_related = ["person", "collaborator", "external_collaborator"]
-    search_fields = ["person__name", "collaborator__name", "external_collaborator__name"]
-    autocomplete_fields = ["person", "collaborator", "external_collaborator"]
-    fields = [("person", "position"), ("collaborator", "external_collaborator")]
+    list_select_related = ["person", "collaborator__profile"]
+    search_fields = ["person__name", "collaborator__name"]
+    autocomplete_fields = ["person", "collaborator"]
+    fields = [("person", "position"), "collaborator"]
 
     @admin.display(description="collaborator")
     def collaborator_record(self, collaboration):

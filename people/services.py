@@ -44,7 +44,8 @@ class UndoResult:
 
 def pointing_relations(model) -> list[models.ForeignKey]:
     """The foreign keys of other models that point at `model`, except hidden ones (the log's
-    own, and the history tables')."""
+    own, and the history tables'). For Researcher: the one key of every author, advisor and
+    collaborator row (a merge or split moves that one column)."""
     return [
         relation.field
         for relation in model._meta.related_objects
@@ -122,7 +123,7 @@ def merge_external_people(
     # Every relation is logged, those with no row too: a record with no rows merges (and its
     # log, which may not be empty, says so) as well as one with many.
     moved: dict[str, dict] = {}
-    for relation in pointing_relations(ExternalPerson):
+    for relation in pointing_relations(Researcher):
         label = relation.model._meta.label_lower
         moved.setdefault(label, {"field": relation.name, "ids": []})
         rows = list(relation.model._default_manager.filter(**{relation.name: absorb}))
@@ -244,7 +245,7 @@ def _undo_split(change: IdentityChange, record: ExternalPerson, user) -> UndoRes
     result = _move_back(change, source=other, to=record, reason=reason, user=user)
     still_used = any(
         relation.model._default_manager.filter(**{relation.name: other}).exists()
-        for relation in pointing_relations(ExternalPerson)
+        for relation in pointing_relations(Researcher)
     )
     if change.other_was_created and not still_used:
         delete_with_history(other, reason=reason, user=user)

@@ -120,22 +120,22 @@ def test_a_membership_ending_before_it_starts_is_a_form_error_not_a_500(client, 
     assert "A membership cannot end before it starts." in response.content.decode()
 
 
-def test_an_advising_with_two_advisors_is_a_form_error(client, department):
+def test_an_advisings_one_advisor_picker_takes_an_outsider_and_cannot_be_left_empty(
+    client, department
+):
     client.force_login(department["editor"])
     data = {
         "advisee": department["ada"].pk,
         "position": "1",
         "kind": Advising.Kind.ADVISOR,
-        "advisor": make_person().pk,
-        "external_advisor": department["xin"].pk,
         "is_current": "on",
     }
     response = client.post(url("people_advising_add"), data)
     assert response.status_code == 200
-    assert "one, not both" in response.content.decode()
-    del data["advisor"]
+    assert "This field is required." in response.content.decode()
+    data["advisor"] = department["xin"].pk
     assert client.post(url("people_advising_add"), data).status_code == 302
-    assert Advising.objects.get().external_advisor == department["xin"]
+    assert Advising.objects.get().advisor_record == department["xin"]
 
 
 def test_an_editor_merges_two_records_through_the_action_and_undoes_it(client, department):

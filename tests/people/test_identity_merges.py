@@ -24,8 +24,8 @@ def snapshot() -> dict:
     """Where every author row, advising link and collaboration points, and every record."""
     return {
         "authors": dict(Authorship.objects.values_list("pk", "researcher")),
-        "advisors": dict(Advising.objects.values_list("pk", "external_advisor")),
-        "collaborators": dict(Collaboration.objects.values_list("pk", "external_collaborator")),
+        "advisors": dict(Advising.objects.values_list("pk", "advisor")),
+        "collaborators": dict(Collaboration.objects.values_list("pk", "collaborator")),
         "records": list(ExternalPerson.objects.order_by("pk").values(*RECORD_FIELDS)),
     }
 
@@ -42,9 +42,9 @@ def two_records_of_xin_jin():
     x = make_external(
         name="X. Jin", slug="x-jin", affiliation="Peking University", orcid="0000-0002-1825-0097"
     )
-    Advising.objects.create(advisee=student, position=1, external_advisor=xin)
-    Advising.objects.create(advisee=student, position=2, external_advisor=x, kind="mentor")
-    Collaboration.objects.create(person=student, position=1, external_collaborator=x)
+    Advising.objects.create(advisee=student, position=1, advisor=xin)
+    Advising.objects.create(advisee=student, position=2, advisor=x, kind="mentor")
+    Collaboration.objects.create(person=student, position=1, collaborator=x)
     return xin, x
 
 
@@ -54,8 +54,8 @@ def test_merging_moves_every_row_and_keeps_the_other_name_as_an_alias(two_record
 
     assert not ExternalPerson.objects.filter(pk=x.pk).exists()
     assert Authorship.objects.filter(researcher=xin).count() == 6
-    assert set(Advising.objects.values_list("external_advisor", flat=True)) == {xin.pk}
-    assert Collaboration.objects.get().external_collaborator == xin
+    assert set(Advising.objects.values_list("advisor", flat=True)) == {xin.pk}
+    assert Collaboration.objects.get().collaborator == xin
     xin.refresh_from_db()
     assert xin.alias_list == ["Jin Xin", "X. Jin"]
     assert (xin.affiliation, xin.orcid) == ("Peking University", "0000-0002-1825-0097")
