@@ -27,12 +27,21 @@ KEYS = (
 )
 
 
+
+def check_keys_now(schema_editor):
+    """PostgreSQL checks the updated keys at commit (deferred constraints); the ALTER TABLEs
+    after the update refuse a table with checks pending, so they are made now."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
 def one_key(apps, schema_editor):
     for model, key, outsider, _, _ in KEYS:
         for name in (model, f"historical{model}"):
             rows = apps.get_model("people", name).objects.filter(**{f"{key}__isnull": True})
             rows.update(**{f"{key}_id": models.F(f"{outsider}_id")})
     _rename_in_log(apps, {outsider: key for _, key, outsider, _, _ in KEYS})
+    check_keys_now(schema_editor)
 
 
 def two_keys(apps, schema_editor):
@@ -43,6 +52,7 @@ def two_keys(apps, schema_editor):
             rows = apps.get_model("people", name).objects.exclude(**{f"{key}_id__in": members})
             rows.update(**{f"{outsider}_id": models.F(f"{key}_id"), f"{key}_id": None})
     _rename_in_log(apps, {key: outsider for _, key, outsider, _, _ in KEYS})
+    check_keys_now(schema_editor)
 
 
 def _rename_in_log(apps, renamed):

@@ -15,10 +15,19 @@ MODELS = ("Authorship", "HistoricalAuthorship")
 AUTHOR_ROWS = "publications.authorship"
 
 
+
+def check_keys_now(schema_editor):
+    """PostgreSQL checks the updated keys at commit (deferred constraints); the ALTER TABLEs
+    after the update refuse a table with checks pending, so they are made now."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
 def one_key(apps, schema_editor):
     for model in MODELS:
         rows = apps.get_model("publications", model).objects.all()
         rows.update(researcher_id=Coalesce("person_id", "external_id"))
+    check_keys_now(schema_editor)
 
 
 def log_names_key(field):
@@ -40,6 +49,7 @@ def two_keys(apps, schema_editor):
         rows = apps.get_model("publications", model).objects.filter(researcher__isnull=False)
         rows.filter(researcher_id__in=members).update(person_id=models.F("researcher_id"))
         rows.exclude(researcher_id__in=members).update(external_id=models.F("researcher_id"))
+    check_keys_now(schema_editor)
 
 
 class Migration(migrations.Migration):
