@@ -589,6 +589,14 @@ class ResearcherAdmin(ReadOnlyAdmin):
         user = request.user
         return user.has_perm("people.view_person") or user.has_perm("people.view_externalperson")
 
+    def has_delete_permission(self, request, obj=None):
+        """Deleting a profile or an external record deletes its researcher row: whoever may
+        delete either may delete that row (the admin's delete page asks)."""
+        user = request.user
+        return user.has_perm("people.delete_person") or user.has_perm(
+            "people.delete_externalperson"
+        )
+
     def change_view(self, request, object_id, form_url="", extra_context=None):
         """The profile's or the external record's own page."""
         researcher = Researcher.objects.filter(pk=object_id).select_related("profile").first()

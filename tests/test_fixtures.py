@@ -395,7 +395,7 @@ class SeededFixtureTests(SeededTestCase):
 
     def test_every_author_named_as_a_member_is_linked_to_that_member_and_no_other_author_is(self):
         members = {person.name: person.pk for person in Person.objects.all()}
-        for name, person_id in Authorship.objects.values_list("name", "person_id"):
+        for name, person_id in Authorship.objects.values_list("name", "researcher__profile"):
             assert person_id == members.get(name), name
 
     def test_authorship_positions_run_from_one_without_gaps(self):

@@ -207,7 +207,7 @@ def test_a_member_linked_to_an_author_is_named_in_the_difference(editor_client, 
     member = make_person(name="Tao Wang", slug="tao-wang")
     edit(editor_client, paper, **{"authorships-1-researcher": str(member.pk)})
     page = editor_client.get(history_url(paper)).content.decode()
-    assert "Authors, “Tao Wang”: Lab member: (empty) → Tao Wang" in page
+    assert "Authors, “Tao Wang”: Person: (empty) → Tao Wang" in page
 
 
 # First versions --------------------------------------------------------------------------------
