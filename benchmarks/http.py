@@ -382,7 +382,9 @@ def facts() -> dict[str, str]:
         .annotate(n=Count("pk"))
         .order_by("-n")[0]["venue__short_name"]
     )
-    publication = published.filter(year=year, authorships__person=member).order_by("slug").first()
+    publication = (
+        published.filter(year=year, authorships__researcher=member).order_by("slug").first()
+    )
     return {
         "member": member.slug,
         "year": str(year),

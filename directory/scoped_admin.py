@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -74,3 +75,16 @@ class MemberScopedAdmin(HistoryAdmin):
         if not is_editor(request.user):
             raise PermissionDenied
         return super().history_form_view(request, object_id, version_id, extra_context)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Rows nobody adds, edits or deletes by hand: what writes them is a service or a picker."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -19,7 +19,7 @@ from directory.history import HistoryAdmin
 from directory.illustrations import IllustratedAdmin
 from directory.ordered_admin import OrderedStackedInline, OrderedTabularInline
 from directory.roles import is_editor, person_of
-from directory.scoped_admin import MemberScopedAdmin
+from directory.scoped_admin import MemberScopedAdmin, ReadOnlyAdmin
 from people import photos
 from people.forms import ExternalPersonForm, PersonForm
 from people.models import (
@@ -35,6 +35,7 @@ from people.models import (
     Person,
     PersonLink,
     ResearchArea,
+    Researcher,
     ResearchGroup,
     RoleGroup,
     Service,
@@ -409,13 +410,13 @@ class AdvisingAdmin(HistoryAdmin):
     form = AdvisingForm
     list_display = ["advisee", "kind", "advisor_record", "is_current"]
     list_filter = ["kind", "is_current"]
-    list_select_related = ["advisee", "advisor", "external_advisor"]
-    search_fields = ["advisee__name", "advisor__name", "external_advisor__name"]
-    autocomplete_fields = ["advisee", "advisor", "external_advisor"]
+    list_select_related = ["advisee", "advisor__profile"]
+    search_fields = ["advisee__name", "advisor__name"]
+    autocomplete_fields = ["advisee", "advisor"]
     fields = [
         ("advisee", "position"),
         "kind",
-        ("advisor", "external_advisor"),
+        "advisor",
         "degree",
         ("start", "end", "is_current"),
     ]
@@ -428,10 +429,10 @@ class AdvisingAdmin(HistoryAdmin):
 @admin.register(Collaboration)
 class CollaborationAdmin(HistoryAdmin):
     list_display = ["person", "collaborator_record", "position"]
-    list_select_related = ["person", "collaborator", "external_collaborator"]
-    search_fields = ["person__name", "collaborator__name", "external_collaborator__name"]
-    autocomplete_fields = ["person", "collaborator", "external_collaborator"]
-    fields = [("person", "position"), ("collaborator", "external_collaborator")]
+    list_select_related = ["person", "collaborator__profile"]
+    search_fields = ["person__name", "collaborator__name"]
+    autocomplete_fields = ["person", "collaborator"]
+    fields = [("person", "position"), "collaborator"]
 
     @admin.display(description="collaborator")
     def collaborator_record(self, collaboration):
@@ -464,7 +465,7 @@ class SplitForm(forms.Form):
 
     def __init__(self, *args, record: ExternalPerson, **kwargs):
         super().__init__(*args, **kwargs)
-        rows = record.outside_authorships.select_related("publication").order_by(
+        rows = record.authorships.select_related("publication").order_by(
             "-publication__year", "publication__title"
         )
         authorships = self.fields["authorships"]
@@ -496,7 +497,7 @@ class ExternalPersonAdmin(HistoryAdmin):
     actions = ["merge_selected"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(author_rows=Count("outside_authorships"))
+        return super().get_queryset(request).annotate(author_rows=Count("authorships"))
 
     @admin.display(description="author rows", ordering="author_rows")
     def author_rows(self, record):
@@ -506,9 +507,7 @@ class ExternalPersonAdmin(HistoryAdmin):
     def author_row_list(self, record):
         if record.pk is None:
             return "—"
-        rows = record.outside_authorships.select_related("publication").order_by(
-            "-publication__year"
-        )
+        rows = record.authorships.select_related("publication").order_by("-publication__year")
         items = format_html_join(
             "",
             "<li>“{}”, author {} of {}</li>",
@@ -526,7 +525,7 @@ class ExternalPersonAdmin(HistoryAdmin):
 
     @admin.action(description="Merge the two selected records", permissions=["change"])
     def merge_selected(self, request, queryset):
-        records = list(queryset.annotate(rows=Count("outside_authorships")).order_by("-rows", "pk"))
+        records = list(queryset.annotate(rows=Count("authorships")).order_by("-rows", "pk"))
         if len(records) != 2:
             self.message_user(request, "Select exactly two records to merge.", messages.ERROR)
             return None
@@ -592,6 +591,39 @@ def done_message(change: IdentityChange) -> str:
     """A merge's or split's summary, with a link to its page, where "Undo" puts it back."""
     url = reverse("admin:people_identitychange_change", args=[change.pk])
     return format_html('{} <a href="{}">Undo it</a> from its page.', change.summary, url)
+
+
+@admin.register(Researcher)
+class ResearcherAdmin(ReadOnlyAdmin):
+    """Only what an author row's one picker needs (publications/admin.py): members and external
+    people found by name, for whoever may view either. Not in the index; a researcher's page
+    is their profile's or their external record's, where staff edit them."""
+
+    search_fields = ["name", "aliases", "orcid", "dblp"]
+    ordering = ["name"]
+
+    def get_model_perms(self, request):
+        return {}
+
+    def has_view_permission(self, request, obj=None):
+        user = request.user
+        return user.has_perm("people.view_person") or user.has_perm("people.view_externalperson")
+
+    def has_delete_permission(self, request, obj=None):
+        """Deleting a profile or an external record deletes its researcher row: whoever may
+        delete either may delete that row (the admin's delete page asks)."""
+        user = request.user
+        return user.has_perm("people.delete_person") or user.has_perm(
+            "people.delete_externalperson"
+        )
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The profile's or the external record's own page."""
+        researcher = Researcher.objects.filter(pk=object_id).select_related("profile").first()
+        if researcher is None:
+            raise Http404("No such person.")
+        kind = "person" if getattr(researcher, "profile", None) else "externalperson"
+        return redirect(reverse(f"admin:people_{kind}_change", args=[researcher.pk]))
 
 
 @admin.register(IdentityChange)

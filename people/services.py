@@ -44,7 +44,8 @@ class UndoResult:
 
 def pointing_relations(model) -> list[models.ForeignKey]:
     """The foreign keys of other models that point at `model`, except hidden ones (the log's
-    own, and the history tables')."""
+    own, and the history tables'). For Researcher: the one key of every author, advisor and
+    collaborator row (a merge or split moves that one column)."""
     return [
         relation.field
         for relation in model._meta.related_objects
@@ -122,7 +123,7 @@ def merge_external_people(
     # Every relation is logged, those with no row too: a record with no rows merges (and its
     # log, which may not be empty, says so) as well as one with many.
     moved: dict[str, dict] = {}
-    for relation in pointing_relations(ExternalPerson):
+    for relation in pointing_relations(Researcher):
         label = relation.model._meta.label_lower
         moved.setdefault(label, {"field": relation.name, "ids": []})
         rows = list(relation.model._default_manager.filter(**{relation.name: absorb}))
@@ -169,7 +170,7 @@ def split_author_rows(
     A new record shares `record`'s name, so later author rows of that name are linked to
     neither: two people with one name are never told apart by guess.
     """
-    rows = list(record.outside_authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
+    rows = list(record.authorships.filter(pk__in=list(authorship_ids)).order_by("pk"))
     if not rows:
         raise IdentityChangeRefused(f"Choose at least one author row of “{record.name}”.")
     if into is not None and into.pk == record.pk:
@@ -181,7 +182,7 @@ def split_author_rows(
         into.aliases = "\n".join(printed[1:])
         save_with_history(into, reason=f"Split off “{record.name}” (#{record.pk})", user=user)
     reason = f"Split off “{record.name}” (#{record.pk}) onto “{into.name}” (#{into.pk})"
-    ids = move_rows(rows=rows, field="external", to=into, reason=reason, user=user)
+    ids = move_rows(rows=rows, field="researcher", to=into, reason=reason, user=user)
     label = rows[0]._meta.label_lower
     return IdentityChange.objects.create(
         kind=IdentityChange.Kind.SPLIT,
@@ -190,7 +191,7 @@ def split_author_rows(
         record=record,
         other=into,
         other_was_created=created,
-        moved={label: {"field": "external", "ids": ids}},
+        moved={label: {"field": "researcher", "ids": ids}},
         made_by=user,
     )
 
@@ -244,7 +245,7 @@ def _undo_split(change: IdentityChange, record: ExternalPerson, user) -> UndoRes
     result = _move_back(change, source=other, to=record, reason=reason, user=user)
     still_used = any(
         relation.model._default_manager.filter(**{relation.name: other}).exists()
-        for relation in pointing_relations(ExternalPerson)
+        for relation in pointing_relations(Researcher)
     )
     if change.other_was_created and not still_used:
         delete_with_history(other, reason=reason, user=user)

@@ -16,6 +16,7 @@ from directory.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTa
 from directory.roles import is_editor, person_of
 from directory.scoped_admin import MemberScopedAdmin
 from directory.versions import record_snapshot
+from people.models import Person, Researcher
 from people.names import normalize_name
 from publications.bibtex import VenueIndex
 from publications.bibtex import admin_views as bibtex_admin_views
@@ -37,8 +38,8 @@ from publications.services import (
 
 # Rows of each kind the editors' index lists as waiting for them.
 WAITING_LISTED = 20
-# The author row's pickers of who the author is, with what each says while empty.
-AUTHOR_PICKERS = {"person": "Lab member (if any)", "external": "External person (if any)"}
+# The author row's picker of who the author is, with what it says while empty.
+AUTHOR_PICKERS = {"researcher": "Lab member or external person (if any)"}
 
 
 class VenueForm(forms.ModelForm):
@@ -98,17 +99,23 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
         for form in self.forms:
             if form in self.deleted_forms or form in refused or not form.is_valid():
                 continue
-            named = names.get(normalize_name(form.cleaned_data.get("name", "")))
-            external = form.cleaned_data.get("external")
-            if self.member and "external" in form.changed_data and external not in (None, named):
-                form.add_error("external", f"This author is not {external.name}: ask an editor.")
-            if "person" not in form.changed_data:
+            if "researcher" not in form.changed_data:
                 continue
-            before = form.initial.get("person")
-            person = form.cleaned_data.get("person")
+            named = names.get(normalize_name(form.cleaned_data.get("name", "")))
+            before = form.initial.get("researcher")
+            chosen = form.cleaned_data.get("researcher")
             instance = form.instance
+            if chosen is None:
+                # Taken off a member's profile: not linked by its name again.
+                instance.link_declined = Person.objects.filter(pk=before).exists()
+                continue
+            # The picker's queryset reads the profile with the researcher (formfield_for_dbfield).
+            person = getattr(chosen, "profile", None)
             if person is None:
-                instance.link_declined = before is not None
+                if self.member and getattr(named, "pk", None) != chosen.pk:
+                    form.add_error(
+                        "researcher", f"This author is not {chosen.name}: ask an editor."
+                    )
                 continue
             instance.link_declined = False
             instance.proposed_person = None
@@ -116,12 +123,12 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
                 continue
             if named != person:
                 form.add_error(
-                    "person",
+                    "researcher",
                     f"“{form.cleaned_data.get('name')}” is not {person}'s name: leave the "
                     "member empty, or ask an editor.",
                 )
                 continue
-            instance.person, instance.proposed_person = None, person
+            instance.researcher, instance.proposed_person = None, person
             self.proposals.append(instance)
 
     def refuse_changes_to_others_rows(self) -> list:
@@ -131,9 +138,8 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
         refused: list[forms.Form] = []
         deletions: list[str] = []
         for form in self.initial_forms:
-            person, external = form.initial.get("person"), form.initial.get("external")
             assert self.member is not None  # called for members only
-            if person in (None, self.member.pk) and external is None:
+            if form.initial.get("researcher") in (None, self.member.pk):
                 continue
             deleted = form in self.deleted_forms
             changed = [name for name in form.changed_data if name not in ("position", "DELETE")]
@@ -161,7 +167,7 @@ class MemberAuthorshipFormSet(OrderedRowFormSet):
 
 def _owner_of(authorship_id: int) -> str:
     """Whom a stored author row is linked to, as a member reads it: one query."""
-    row = Authorship.objects.select_related("person", "external").get(pk=authorship_id)
+    row = Authorship.objects.select_related("researcher__profile").get(pk=authorship_id)
     if row.person is not None:
         return f"another member, {row.person}"
     return f"the external person {row.external}"
@@ -204,9 +210,9 @@ class AuthorshipInline(OrderedTabularInline):
     form = AuthorForm
     verbose_name_plural = "authors (in order)"
     extra = 1
-    fields = ["position", "name", "person", "external", "link_status", "equal_contribution"]
+    fields = ["position", "name", "researcher", "link_status", "equal_contribution"]
     readonly_fields = ["link_status"]
-    autocomplete_fields = ["person", "external"]
+    autocomplete_fields = ["researcher"]
     names: AuthorNames | None = None  # read by link_status, once per page
 
     @admin.display(description="link")
@@ -217,14 +223,16 @@ class AuthorshipInline(OrderedTabularInline):
             return f"Waiting for {authorship.proposed_person} to confirm"
         if authorship.link_declined:
             return "Kept off a member's profile"
-        if authorship.person_id or authorship.external_id or not authorship.name:
+        if authorship.researcher_id or not authorship.name:
             return ""
         if self.names is None:
             self.names = author_name_index()
         return self.names.why_unlinked(authorship.name)
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("person", "external", "proposed_person")
+        return (
+            super().get_queryset(request).select_related("researcher__profile", "proposed_person")
+        )
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
@@ -239,6 +247,9 @@ class AuthorshipInline(OrderedTabularInline):
         placeholder = AUTHOR_PICKERS.get(db_field.name)
         wrapper = field.widget if field is not None else None
         if placeholder and isinstance(wrapper, RelatedFieldWidgetWrapper):
+            assert isinstance(field, forms.ModelChoiceField)
+            # Whether the chosen researcher is a member is read with it (the formset's clean).
+            field.queryset = Researcher.objects.select_related("profile")
             inner = wrapper.widget
             assert isinstance(inner, AutocompleteSelect)  # autocomplete_fields makes it so
             wrapper.widget = KnownChoiceAutocomplete(
@@ -465,11 +476,11 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
         publication = form.instance
         if change or is_editor(request.user) or person is None:
             return
-        if not publication.authorships.filter(person=person).exists():
+        if not publication.authorships.filter(researcher=person).exists():
             # A member's new paper: without them among its authors they could not edit it.
             last = publication.authorships.aggregate(last=models.Max("position"))["last"] or 0
             Authorship.objects.create(
-                publication=publication, position=last + 1, name=person.name, person=person
+                publication=publication, position=last + 1, name=person.name, researcher=person
             )
             self.message_user(request, f"Added {person.name} as the last author.")
 
@@ -481,10 +492,10 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
         # An editor's save links no member by name either: a row printed with a member's
         # name is proposed to them, unless the editor picked the member in the row.
         changed = link_authors(
-            form.instance.authorships.filter(person=None, external=None), on_behalf_of=member
+            form.instance.authorships.filter(researcher=None), on_behalf_of=member
         )
         for authorship in [*getattr(formset, "proposals", []), *changed]:
-            who = authorship.person or authorship.external
+            who = authorship.researcher
             if who is not None:
                 self.message_user(request, f"Linked author “{authorship.name}” to {who}.")
             else:

@@ -288,11 +288,11 @@ def member_counts(filterset: PublicationFilter) -> dict[str, int]:
     """
     members = filterset.member_slugs
     papers = filterset.queryset_without("author", "authors").order_by().values("pk")
-    rows = Authorship.objects.order_by().values("person_id")
+    rows = Authorship.objects.order_by().values("researcher_id")
     distinct_papers = Count("publication", distinct=True)
     if are_every_published_paper(papers):
         drafts = Publication.objects.filter(is_published=False).values("pk")
-        linked = rows.filter(person__isnull=False)
+        linked = rows.filter(researcher__isnull=False)
         counted = linked.annotate(count=distinct_papers).union(
             linked.filter(publication__in=drafts).annotate(count=-distinct_papers), all=True
         )
@@ -302,13 +302,13 @@ def member_counts(filterset: PublicationFilter) -> dict[str, int]:
             paper = paper + 0
         counted = (
             rows.alias(paper=paper)
-            .filter(person_id__in=members, paper__in=papers)
+            .filter(researcher_id__in=members, paper__in=papers)
             .annotate(count=distinct_papers)
         )
     counts: Counter[str] = Counter()
     for row in counted:
-        if row["person_id"] in members:
-            counts[members[row["person_id"]]] += row["count"]
+        if row["researcher_id"] in members:
+            counts[members[row["researcher_id"]]] += row["count"]
     return {slug: count for slug, count in counts.items() if count}
 
 

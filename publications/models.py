@@ -30,6 +30,7 @@ from people.models import (
     Membership,
     Person,
     ResearchArea,
+    Researcher,
     ResearchGroup,
     covers_year,
 )
@@ -155,14 +156,13 @@ AUTHOR_LINE_FIELDS = [
     "position",
     "name",
     "equal_contribution",
-    "person",
-    "person__name",
-    "person__slug",
-    "person__is_published",
+    "researcher",
+    "researcher__name",
+    "researcher__slug",
     # The API names each author's ORCID iD, a member's or an external person's.
-    "person__orcid",
-    "external",
-    "external__orcid",
+    "researcher__orcid",
+    "researcher__profile",
+    "researcher__profile__is_published",
 ]
 
 
@@ -221,8 +221,8 @@ def external_coauthors_of(papers: models.QuerySet[Any]) -> models.QuerySet[Exter
     from their co-author pair rows, `CoauthorPair.objects.papers_of`), with the number of them
     each wrote (`shared`), most shared first. One query when evaluated."""
     return (
-        ExternalPerson.objects.filter(outside_authorships__publication__in=papers)
-        .annotate(shared=models.Count("outside_authorships__publication", distinct=True))
+        ExternalPerson.objects.filter(authorships__publication__in=papers)
+        .annotate(shared=models.Count("authorships__publication", distinct=True))
         .order_by("-shared", "name")
     )
 
@@ -269,9 +269,9 @@ class PublicationQuerySet(DerivedFollowWrites, PublishableQuerySet):
         of their memberships, so the database finds them once instead of once per paper.
         """
         groups = [groups] if isinstance(groups, ResearchGroup) else groups
-        during_membership = models.Q(person__memberships__group__in=groups) & covers_year(
-            models.F("publication__year"), prefix="person__memberships__"
-        )
+        during_membership = models.Q(
+            researcher__profile__memberships__group__in=groups
+        ) & covers_year(models.F("publication__year"), prefix="researcher__profile__memberships__")
         rows = Authorship.objects.filter(during_membership).values("publication")
         return self.filter(pk__in=rows)
 
@@ -350,7 +350,7 @@ class PublicationQuerySet(DerivedFollowWrites, PublishableQuerySet):
             models.Prefetch(
                 "authorships",
                 # Only what an author line needs of a member: a list shows hundreds of authors.
-                queryset=Authorship.objects.select_related("person", "external")
+                queryset=Authorship.objects.select_related("researcher__profile")
                 .only(*AUTHOR_LINE_FIELDS)
                 .order_by("position"),
             ),
@@ -539,26 +539,34 @@ class PublicationPart(OrderedRow):
 def paper_scopes(pk: int) -> set[str]:
     """The scopes a write of the paper `pk` or of one of its parts moves (directory/caches.py):
     the paper, the papers of each member among its authors, and the lists. One query."""
-    people = Authorship.objects.filter(publication_id=pk, person__isnull=False).values_list(
-        "person_id", flat=True
-    )
+    people = Authorship.objects.filter(
+        publication_id=pk, researcher__profile__isnull=False
+    ).values_list("researcher_id", flat=True)
     return {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
 
 
 class AuthorshipQuerySet(DerivedFollowWrites, OrderedRowQuerySet):
     derived_from = frozenset(
-        {"name", "position", "person", "person_id", "publication", "publication_id"}
+        {"name", "position", "researcher", "researcher_id", "publication", "publication_id"}
     )
     derived_paper = "publication"
 
     def by(self, people):
-        """The author rows of `people`: a Person, or an iterable or QuerySet of them or of
-        their ids; or an ExternalPerson."""
-        if isinstance(people, Person):
-            return self.filter(person=people)
-        if isinstance(people, ExternalPerson):
-            return self.filter(external=people)
-        return self.filter(person__in=people)
+        """The author rows of `people`: a Person or an ExternalPerson (any Researcher), or an
+        iterable or QuerySet of them or of their ids (a member's id is their researcher's)."""
+        if isinstance(people, Researcher):
+            return self.filter(researcher=people.pk)
+        if isinstance(people, models.QuerySet):
+            people = people.values("pk")
+        return self.filter(researcher__in=people)
+
+    def of_members(self):
+        """The rows that name a member (a researcher with a profile): one join."""
+        return self.filter(researcher__profile__isnull=False)
+
+    def unlinked(self):
+        """The rows that name nobody yet."""
+        return self.filter(researcher=None)
 
 
 class Authorship(PublicationPart):
@@ -573,26 +581,17 @@ class Authorship(PublicationPart):
         validators=[validate_visible_name],
         help_text="The name as printed in the paper.",
     )
-    person = models.ForeignKey(
-        Person,
-        verbose_name="lab member",
+    # One key per human (docs/decisions/researcher-identity.md): a member's researcher has a
+    # profile, an outsider's has none. A member's profile inherits `authorships`.
+    researcher = models.ForeignKey(
+        Researcher,
+        verbose_name="person",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="authorships",
-        help_text="The lab member this author is, if any. Filled in from the name when left empty.",
-    )
-    external = models.ForeignKey(
-        ExternalPerson,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        # Not "authorships": that is the member's, and a profile inherits an outsider's reverse
-        # names (both are researchers).
-        related_name="outside_authorships",
-        verbose_name="external person",
-        help_text="Who this author is when not a member, if staff keep a record of them. "
-        "Filled in from the name when left empty.",
+        help_text="The lab member or external person this author is, if any. Filled in from "
+        "the name when left empty.",
     )
     equal_contribution = models.BooleanField(
         default=False, help_text="Marked * in the paper: contributed equally."
@@ -616,37 +615,61 @@ class Authorship(PublicationPart):
 
     objects = AuthorshipQuerySet.as_manager()  # type: ignore[misc]
 
-    # The member the row named when read (from_db): re-pointed to another, both profiles change.
-    loaded_person_id: int | None = None
+    # The researcher the row named when read (from_db): re-pointed to another, both profiles
+    # change (an outsider's `papers-of` scope is one no page follows: harmless).
+    loaded_researcher_id: int | None = None
 
     @classmethod
     def from_db(cls, db, field_names, values):
         row = super().from_db(db, field_names, values)
-        row.loaded_person_id = row.__dict__.get("person_id")
+        row.loaded_researcher_id = row.__dict__.get("researcher_id")
         return row
 
     def cache_scopes(self) -> set[str]:
-        loaded = self.loaded_person_id
+        loaded = self.loaded_researcher_id
         return super().cache_scopes() | ({f"papers-of:{loaded}"} if loaded else set())
+
+    # The member or the outsider the row names, read from its one key: templates, the API and
+    # the admin's messages read them as before. Reads `researcher.profile`: list with
+    # select_related("researcher__profile") (AuthorshipQuerySet's callers do).
+    @property
+    def person(self) -> Person | None:
+        """The member this author is, if any."""
+        if self.researcher_id is None:
+            return None
+        if isinstance(self.researcher, Person):  # linked in this process to a profile
+            return self.researcher
+        return getattr(self.researcher, "profile", None)
+
+    @person.setter
+    def person(self, member: Person | None) -> None:
+        if member is not None:
+            self.researcher = member
+        elif self.person is not None:
+            self.researcher = None
+
+    @property
+    def external(self) -> Researcher | None:
+        """The outsider this author is, if staff keep a record of them."""
+        if self.researcher_id is None or self.person is not None:
+            return None
+        return self.researcher
+
+    @external.setter
+    def external(self, outsider: Researcher | None) -> None:
+        if outsider is not None:
+            self.researcher = outsider
+        elif self.external is not None:
+            self.researcher = None
 
     class Meta(PublicationPart.Meta):
         verbose_name = "author"
         indexes = [
-            # A member's publication list and the author filter look authorships up by person.
-            models.Index(fields=["person", "publication"], name="authorship_person_publication"),
-            # A profile's collaborators outside the lab, and merges, look them up by record.
-            models.Index(fields=["external", "publication"], name="authorship_external_paper"),
+            # A member's publication list, the author filter, a profile's collaborators outside
+            # the lab and merges look author rows up by researcher.
+            models.Index(fields=["researcher", "publication"], name="authorship_researcher_paper"),
         ]
-        constraints = [
-            *PublicationPart.Meta.constraints,
-            # An author is one person: the author line links the name to one page, and the
-            # collaborator counts would count the row twice.
-            models.CheckConstraint(
-                condition=models.Q(person__isnull=True) | models.Q(external__isnull=True),
-                name="authorship_member_or_external_not_both",
-                violation_error_message="An author is a member or an external person, not both.",
-            ),
-        ]
+        constraints = PublicationPart.Meta.constraints
 
     def __str__(self):
         return self.name
@@ -702,9 +725,9 @@ class CoauthorPairQuerySet(models.QuerySet):
         """The pairs of the published papers among `authorships`' papers, read in paper order
         (one query, streamed)."""
         rows = (
-            authorships.filter(publication__is_published=True, person__isnull=False)
+            authorships.filter(publication__is_published=True, researcher__profile__isnull=False)
             .order_by("publication")
-            .values_list("publication", "publication__year", "person")
+            .values_list("publication", "publication__year", "researcher")
             .iterator(chunk_size=10 * PAIR_BATCH)
         )
         for publication, year, person, partner in pairs_of_papers(rows):

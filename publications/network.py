@@ -3,7 +3,7 @@ group's, an area's, the lab's), counted in the database and bounded whatever is 
 
 It counts the co-author pair rows (`publications.models.CoauthorPair`, one a paper and pair of
 its members, kept as papers and authors are written), not the author rows: the people are the
-published members linked to author rows (`Authorship.person`).
+published members linked to author rows (`Authorship.researcher` with a profile).
 """
 
 from dataclasses import dataclass

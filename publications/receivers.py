@@ -16,7 +16,7 @@ def link_authors_named_as(who: KnownByNames) -> None:
     """Link the unlinked author rows printed with `who`'s name or an alias (when unambiguous)."""
     link_authors(
         Authorship.objects.filter(
-            printed_as([who.name, *who.alias_list]), person=None, external=None
+            printed_as([who.name, *who.alias_list]), researcher=None
         )
     )
 

@@ -90,7 +90,7 @@ def link_authors(
     index = author_name_index()
     changed = []
     for authorship in authorships:
-        if authorship.person_id is not None or authorship.external_id is not None:
+        if authorship.researcher_id is not None:
             continue
         who = index.get(normalize_name(authorship.name))
         if isinstance(who, ExternalPerson) and not authorship.link_declined:
@@ -120,20 +120,14 @@ def link_author_row(
     Saved with its history (`reason`, `user`).
 
     The one function that writes who an author row is for the links made by name, claims,
-    proposals and their answers: when the row's member and external person become one key (the
-    Researcher identity), this is the place to change."""
-    if isinstance(to, Person):
-        authorship.person, authorship.external, authorship.link_declined = to, None, False
-    elif isinstance(to, ExternalPerson):
-        authorship.person, authorship.external, authorship.link_declined = None, to, False
-    else:
-        authorship.person, authorship.link_declined = None, True
+    proposals and their answers (one key, the row's researcher: a member or an outsider)."""
+    authorship.researcher, authorship.link_declined = to, to is None
     authorship.proposed_person = None
     if reason:
         authorship._change_reason = reason  # type: ignore[attr-defined]  # simple-history reads it
     if user is not None:
         authorship._history_user = user  # type: ignore[attr-defined]
-    authorship.save(update_fields=["person", "external", "proposed_person", "link_declined"])
+    authorship.save(update_fields=["researcher", "proposed_person", "link_declined"])
 
 
 def answer_proposal(*, authorship: Authorship, accept: bool, user: Any = None) -> None:
@@ -156,16 +150,17 @@ def claim_author(*, authorship: Authorship, person: Person, kind: str) -> Claim:
     """A member says the author row is them (`Claim.Kind.THIS_IS_ME`) or is not them
     (`NOT_ME`): queued for an editor. A second click on the same row returns the claim
     waiting already."""
+    member = authorship.person
     if kind == Claim.Kind.THIS_IS_ME:
-        if authorship.person_id == person.pk:
+        if member == person:
             raise ClaimRefused(f"“{authorship.name}” is linked to you already.")
-        if authorship.person_id is not None:
+        if member is not None:
             raise ClaimRefused(
                 f"“{authorship.name}” is linked to another member. If it is you, send a "
                 "correction saying so."
             )
     elif kind == Claim.Kind.NOT_ME:
-        if authorship.person_id != person.pk:
+        if member != person:
             raise ClaimRefused(f"“{authorship.name}” is not linked to you.")
     else:
         raise ClaimRefused("Choose “This is me” or “Not me”.")
@@ -211,13 +206,13 @@ def decide_claim(*, claim_id: int, accept: bool, user: Any) -> str:
             reason = f"{member} said “{row.name if row else ''}” is not them, {verb} by {editor}"
         if accept and row is not None and member is not None:
             if claim.kind == Claim.Kind.THIS_IS_ME:
-                if row.person_id not in (None, member.pk):
+                if row.person not in (None, member):
                     raise ClaimRefused(
                         f"“{row.name}” is linked to {row.person} now: take it off them on the "
                         "paper's page first, or reject this claim."
                     )
                 link_author_row(authorship=row, to=member, reason=reason, user=user)
-            elif row.person_id == member.pk:
+            elif row.person == member:
                 link_author_row(authorship=row, to=None, reason=reason, user=user)
         claim.state = Claim.State.ACCEPTED if accept else Claim.State.REJECTED
         claim.decided_at, claim.decided_by = timezone.now(), user
@@ -245,7 +240,7 @@ def relink_member_names(
         index = author_name_index()
         moved: dict[str, int] = {}
         namesakes: dict[str, int] = {}
-        rows = Authorship.objects.filter(printed_as(added), person=None, external=None)
+        rows = Authorship.objects.filter(printed_as(added), researcher=None)
         for row in rows.filter(link_declined=False).order_by("pk"):
             key = normalize_name(row.name)
             if index.get(key) == person:
@@ -282,7 +277,7 @@ def relink_member_names(
     lost = [name for name in removed if normalize_name(name) not in kept_keys]
     if lost:
         stayed: dict[str, int] = {}
-        for name in Authorship.objects.filter(printed_as(lost), person=person).values_list(
+        for name in Authorship.objects.filter(printed_as(lost), researcher=person).values_list(
             "name", flat=True
         ):
             stayed[name] = stayed.get(name, 0) + 1

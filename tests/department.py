@@ -115,7 +115,7 @@ def build_department(*, groups: int, people: int, papers: int) -> dict:
         outside = externals[n % 10] if n % 3 == 0 else None
         authorships += [
             Authorship(publication=paper, position=1, name=first.name, person=first),
-            Authorship(publication=paper, position=2, name=f"Outside {n % 10}", external=outside),
+            Authorship(publication=paper, position=2, name=f"Outside {n % 10}", researcher=outside),
             Authorship(publication=paper, position=3, name=second.name, person=second),
         ]
     Authorship.objects.bulk_create(authorships)

@@ -120,28 +120,28 @@ def test_a_membership_ending_before_it_starts_is_a_form_error_not_a_500(client, 
     assert "A membership cannot end before it starts." in response.content.decode()
 
 
-def test_an_advising_with_two_advisors_is_a_form_error(client, department):
+def test_an_advisings_one_advisor_picker_takes_an_outsider_and_cannot_be_left_empty(
+    client, department
+):
     client.force_login(department["editor"])
     data = {
         "advisee": department["ada"].pk,
         "position": "1",
         "kind": Advising.Kind.ADVISOR,
-        "advisor": make_person().pk,
-        "external_advisor": department["xin"].pk,
         "is_current": "on",
     }
     response = client.post(url("people_advising_add"), data)
     assert response.status_code == 200
-    assert "one, not both" in response.content.decode()
-    del data["advisor"]
+    assert "This field is required." in response.content.decode()
+    data["advisor"] = department["xin"].pk
     assert client.post(url("people_advising_add"), data).status_code == 302
-    assert Advising.objects.get().external_advisor == department["xin"]
+    assert Advising.objects.get().advisor_record == department["xin"]
 
 
 def test_an_editor_merges_two_records_through_the_action_and_undoes_it(client, department):
     client.force_login(department["editor"])
     xin, x = department["xin"], department["x"]
-    before = dict(Authorship.objects.values_list("pk", "external"))
+    before = dict(Authorship.objects.values_list("pk", "researcher"))
     changelist = url("people_externalperson_changelist")
     chosen = {"action": "merge_selected", "_selected_action": [xin.pk, x.pk]}
 
@@ -153,13 +153,13 @@ def test_an_editor_merges_two_records_through_the_action_and_undoes_it(client, d
     response = client.post(changelist, {**chosen, "keep": xin.pk})
     assert response.status_code == 302
     assert not ExternalPerson.objects.filter(pk=x.pk).exists()
-    assert Authorship.objects.filter(external=xin).count() == 2
+    assert Authorship.objects.filter(researcher=xin).count() == 2
     change = IdentityChange.objects.get()
     assert change.made_by == department["editor"]
 
     undo = {"action": "undo_selected", "_selected_action": [change.pk]}
     assert client.post(url("people_identitychange_changelist"), undo).status_code == 302
-    assert dict(Authorship.objects.values_list("pk", "external")) == before
+    assert dict(Authorship.objects.values_list("pk", "researcher")) == before
 
 
 def test_merging_one_record_or_three_is_refused_with_a_message(client, department):
@@ -177,7 +177,7 @@ def test_merging_one_record_or_three_is_refused_with_a_message(client, departmen
 def test_an_editor_splits_a_wrong_row_off_through_the_split_page(client, department):
     client.force_login(department["editor"])
     xin = department["xin"]
-    row = Authorship.objects.get(external=xin)
+    row = Authorship.objects.get(researcher=xin)
     split = url("people_externalperson_split", xin.pk)
     page = client.get(split)
     assert "author 2 of Ada Paper" in page.content.decode()
@@ -193,7 +193,7 @@ def test_a_member_may_link_an_author_row_only_to_the_record_its_name_names(clien
     client.force_login(department["ada_login"])
     paper = department["paper"]
     rows = list(paper.authorships.order_by("position"))
-    Authorship.objects.filter(publication=paper).update(external=None)
+    Authorship.objects.filter(publication=paper, researcher__profile=None).update(researcher=None)
     data = {
         "title": paper.title,
         "slug": paper.slug,
@@ -214,15 +214,15 @@ def test_a_member_may_link_an_author_row_only_to_the_record_its_name_names(clien
             f"authorships-{number}-publication": paper.pk,
             f"authorships-{number}-position": row.position,
             f"authorships-{number}-name": row.name,
-            f"authorships-{number}-person": row.person_id or "",
+            f"authorships-{number}-researcher": row.researcher_id or "",
         }
     change = url("publications_publication_change", paper.pk)
-    wrong = {**data, "authorships-3-external": department["xin"].pk}  # "Tao Wang"
+    wrong = {**data, "authorships-3-researcher": department["xin"].pk}  # "Tao Wang"
     response = client.post(change, wrong)
     assert response.status_code == 200
     assert "This author is not Xin Jin: ask an editor." in response.content.decode()
 
-    right = {**data, "authorships-1-external": department["xin"].pk}  # "Xin Jin"
+    right = {**data, "authorships-1-researcher": department["xin"].pk}  # "Xin Jin"
     assert client.post(change, right).status_code == 302
     assert Authorship.objects.get(pk=rows[1].pk).external == department["xin"]
 
@@ -231,7 +231,7 @@ def test_a_merge_is_undone_with_one_button_on_its_own_page_in_a_sentence(client,
     """It took four clicks through an action, and said "1 rows put back."."""
     client.force_login(department["editor"])
     xin, x = department["xin"], department["x"]
-    before = dict(Authorship.objects.values_list("pk", "external"))
+    before = dict(Authorship.objects.values_list("pk", "researcher"))
     chosen = {"action": "merge_selected", "_selected_action": [xin.pk, x.pk], "keep": xin.pk}
     merged = client.post(url("people_externalperson_changelist"), chosen, follow=True)
     change = IdentityChange.objects.get()
@@ -248,7 +248,7 @@ def test_a_merge_is_undone_with_one_button_on_its_own_page_in_a_sentence(client,
     assert undone.redirect_chain[-1][0] == page_url
     said = [str(message) for message in undone.context["messages"]]
     assert said == [f"Undone: {change} 1 row was put back."]
-    assert dict(Authorship.objects.values_list("pk", "external")) == before
+    assert dict(Authorship.objects.values_list("pk", "researcher")) == before
     assert 'value="Undo this merge"' not in undone.content.decode()  # done: no second undo
 
 

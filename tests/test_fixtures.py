@@ -45,12 +45,12 @@ class SeededFixtureTests(SeededTestCase):
         [("hang-zhu", 12), ("haoran-zhang", 8), ("zerui-wang", 9), ("hao-zhang", 0)],
     )
     def test_each_member_is_linked_to_every_publication_their_profile_lists(self, slug, expected):
-        linked = Publication.objects.filter(authorships__person__slug=slug).distinct()
+        linked = Publication.objects.filter(authorships__researcher__slug=slug).distinct()
         assert linked.count() == expected
 
     def test_the_fixtures_hold_twenty_nine_publications_and_no_duplicates(self):
         assert Publication.objects.count() == 29
-        assert Authorship.objects.filter(person__isnull=False).count() == 29
+        assert Authorship.objects.filter(researcher__profile__isnull=False).count() == 29
 
     @parametrize(
         ("slug", "education", "experience", "teaching", "service", "awards"),
@@ -243,7 +243,7 @@ class SeededFixtureTests(SeededTestCase):
         assert Publication.objects.exclude(status="published").count() == 1
 
     def test_zerui_wangs_titles_are_stored_without_their_printed_final_period(self):
-        titles = Publication.objects.filter(authorships__person__slug="zerui-wang")
+        titles = Publication.objects.filter(authorships__researcher__slug="zerui-wang")
         assert not [
             title for title in titles.values_list("title", flat=True) if title.endswith(".")
         ]
@@ -391,11 +391,11 @@ class SeededFixtureTests(SeededTestCase):
     def test_zhang_zhang_and_wang_zhang_are_linked_to_no_member(self):
         authorships = Authorship.objects.filter(name__in=["Zhang Zhang", "Wang Zhang"])
         assert authorships.count() == 3
-        assert not authorships.filter(person__isnull=False).exists()
+        assert not authorships.filter(researcher__profile__isnull=False).exists()
 
     def test_every_author_named_as_a_member_is_linked_to_that_member_and_no_other_author_is(self):
         members = {person.name: person.pk for person in Person.objects.all()}
-        for name, person_id in Authorship.objects.values_list("name", "person_id"):
+        for name, person_id in Authorship.objects.values_list("name", "researcher__profile"):
             assert person_id == members.get(name), name
 
     def test_authorship_positions_run_from_one_without_gaps(self):

@@ -75,7 +75,9 @@ def test_a_deleted_publication_is_recovered_with_its_authors_in_order(editor_cli
     assert editor_client.post(row["url"], form_data(form)).status_code == 302
 
     restored = Publication.objects.get(slug="netvrm")
-    authors = list(restored.authorships.order_by("position").values_list("name", "person"))
+    authors = list(
+        restored.authorships.order_by("position").values_list("name", "researcher__profile")
+    )
     assert authors == [("Hang Zhu", member.pk), ("Tao Wang", None), ("Xin Jin", None)]
 
 

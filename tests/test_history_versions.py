@@ -205,9 +205,9 @@ def test_the_history_page_says_what_changed_in_words(editor_client, paper):
 
 def test_a_member_linked_to_an_author_is_named_in_the_difference(editor_client, paper):
     member = make_person(name="Tao Wang", slug="tao-wang")
-    edit(editor_client, paper, **{"authorships-1-person": str(member.pk)})
+    edit(editor_client, paper, **{"authorships-1-researcher": str(member.pk)})
     page = editor_client.get(history_url(paper)).content.decode()
-    assert "Authors, “Tao Wang”: Lab member: (empty) → Tao Wang" in page
+    assert "Authors, “Tao Wang”: Person: (empty) → Tao Wang" in page
 
 
 # First versions --------------------------------------------------------------------------------
@@ -287,7 +287,7 @@ def test_a_recovered_person_gets_back_every_author_row_and_news_item(editor_clie
     person = make_person(name="Hang Zhu", slug="hang-zhu", aliases="H. Zhu")
     # Linked by an editor under a spelling that is not among the aliases.
     other_spelling = make_publication(authors=["Zhu Hang"])
-    other_spelling.authorships.update(person=person)
+    other_spelling.authorships.update(researcher=person)
     by_name = make_publication(authors=[person])
     news = make_news(title="Hang joins")
     news.people.add(person)

@@ -59,7 +59,7 @@ def test_a_member_linking_another_member_by_hand_only_proposes_it(client, lab):
     paper = make_publication(authors=[lab["ada"], "Grace Hopper"])
     client.force_login(lab["ada"].user)
     data = change_form_data(client.get(change_url(paper)))
-    data["authorships-1-person"] = str(lab["grace"].pk)
+    data["authorships-1-researcher"] = str(lab["grace"].pk)
     assert client.post(change_url(paper), data).status_code == 302
     assert paper.authorships.get(name="Grace Hopper").proposed_person == lab["grace"]
     assert not Publication.objects.authored_by(lab["grace"]).exists()
@@ -118,7 +118,7 @@ def test_a_member_unlinking_themselves_stays_unlinked(client, lab):
     paper = make_publication(authors=[lab["grace"], ada])
     client.force_login(ada.user)
     data = change_form_data(client.get(change_url(paper)))
-    data["authorships-1-person"] = ""
+    data["authorships-1-researcher"] = ""
     assert client.post(change_url(paper), data).status_code == 302
     assert not Publication.objects.authored_by(ada).exists()
     client.force_login(lab["grace"].user)
@@ -145,7 +145,7 @@ def test_a_member_cannot_take_another_member_off_a_paper_by_unlinking(client, la
     paper = make_publication(authors=[lab["ada"], lab["grace"]])
     client.force_login(lab["ada"].user)
     data = change_form_data(client.get(change_url(paper)))
-    data["authorships-1-person"] = ""
+    data["authorships-1-researcher"] = ""
     response = client.post(change_url(paper), data)
     assert response.status_code == 200
     assert "linked to another member" in response.content.decode()
@@ -172,7 +172,7 @@ def test_a_member_cannot_rename_the_author_row_linked_to_another_member(client, 
     response = post_edit(client, paper, {"authorships-1-name": "Someone Else"})
     assert response.status_code == 200
     assert "only they, or an editor, can change this row" in response.content.decode()
-    assert paper.authorships.get(person=lab["grace"]).name == "Grace Hopper"
+    assert paper.authorships.get(researcher=lab["grace"]).name == "Grace Hopper"
     # Her own row, the order and the unlinked rows stay Ada's to change.
     paper = make_publication(authors=[lab["grace"], "Outsider", lab["ada"]])
     changes = {
@@ -183,7 +183,7 @@ def test_a_member_cannot_rename_the_author_row_linked_to_another_member(client, 
     }
     response = post_edit(client, paper, changes)
     assert response.status_code == 302, response.context and response.context["errors"]
-    rows = paper.authorships.order_by("position").values_list("name", "person")
+    rows = paper.authorships.order_by("position").values_list("name", "researcher__profile")
     assert list(rows) == [("Ada King", lab["ada"].pk), ("Grace Hopper", lab["grace"].pk)]
 
 
@@ -191,7 +191,7 @@ def test_a_member_cannot_unlink_rename_or_delete_a_row_linked_to_an_external_per
     paper = make_publication(authors=[lab["ada"], "Xin Jin"])
     xin = make_external(name="Xin Jin")  # claims the row printed with its name
     client.force_login(lab["ada"].user)
-    for change in ({"authorships-1-external": ""}, {"authorships-1-name": "X. Jinn"}):
+    for change in ({"authorships-1-researcher": ""}, {"authorships-1-name": "X. Jinn"}):
         response = post_edit(client, paper, change)
         assert response.status_code == 200
         assert "linked to the external person Xin Jin" in response.content.decode()

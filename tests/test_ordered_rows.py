@@ -90,9 +90,9 @@ def test_the_author_rows_say_they_are_in_order_and_link_a_member_without_a_delet
     paper = make_publication(authors=[member, "Someone"])
     page = editor_client.get(change_url(paper)).content.decode()
     assert "Authors (in order)" in page
-    assert 'id="view_id_authorships-0-person"' in page
-    assert 'id="delete_id_authorships-0-person"' not in page
-    assert 'id="add_id_authorships-0-person"' not in page
+    assert 'id="view_id_authorships-0-researcher"' in page
+    assert 'id="delete_id_authorships-0-researcher"' not in page
+    assert 'id="add_id_authorships-0-researcher"' not in page
     assert "lab-admin/js/ordered-rows.js" in page
 
 

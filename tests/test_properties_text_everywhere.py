@@ -111,7 +111,7 @@ def test_any_stored_text_renders_everywhere_and_reads_back(
         Person.objects.filter(pk=rows["person"].pk).update(**person)
         Publication.objects.filter(pk=rows["publication"].pk).update(**publication)
         Authorship.objects.filter(name="Plain Author").update(name=author)
-        Authorship.objects.filter(person=rows["person"]).update(name=person["name"])
+        Authorship.objects.filter(researcher=rows["person"]).update(name=person["name"])
         Venue.objects.filter(pk=rows["venue"].pk).update(**venue)
         PublicationAward.objects.update(name=award)
         NewsItem.objects.filter(pk=rows["news"].pk).update(**news)

@@ -155,7 +155,9 @@ def test_a_member_adding_a_paper_without_themselves_becomes_its_last_author(clie
     response = client.post(reverse("admin:publications_publication_add"), data)
     assert response.status_code == 302
     paper = Publication.objects.get(slug="new-paper")
-    authors = list(paper.authorships.order_by("position").values_list("name", "person"))
+    authors = list(
+        paper.authorships.order_by("position").values_list("name", "researcher__profile")
+    )
     assert authors == [("Someone Else", None), ("Ada Lovelace", lab["ada"].pk)]
     assert client.get(change_url(paper)).status_code == 200
 
@@ -211,19 +213,19 @@ def test_a_member_links_an_author_only_to_the_member_of_that_name(client, lab):
     client.force_login(lab["ada_login"])
     paper, grace = lab["ada_paper"], lab["grace"]
     wrong = publication_post(
-        paper, **{"authorships-0-name": "Someone", "authorships-0-person": grace.pk}
+        paper, **{"authorships-0-name": "Someone", "authorships-0-researcher": grace.pk}
     )
     response = client.post(change_url(paper), wrong)
     assert response.status_code == 200
     assert "is not Grace Hopper" in response.content.decode()
-    assert not paper.authorships.filter(person=grace).exists()
+    assert not paper.authorships.filter(researcher=grace).exists()
 
     right = publication_post(
-        paper, **{"authorships-0-name": "Grace Hopper", "authorships-0-person": grace.pk}
+        paper, **{"authorships-0-name": "Grace Hopper", "authorships-0-researcher": grace.pk}
     )
     assert client.post(change_url(paper), right).status_code == 302
     # Grace's profile lists it once she confirms (tests/test_member_papers.py).
-    assert paper.authorships.filter(person=None, proposed_person=grace).exists()
+    assert paper.authorships.filter(researcher=None, proposed_person=grace).exists()
 
 
 def test_a_member_cannot_feature_their_paper(client, lab):

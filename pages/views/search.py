@@ -54,7 +54,7 @@ def row_of(kind: str, found, terms: list[str]) -> SearchRow:
         members = [
             author.name
             for author in found.authorships.all()
-            if author.person_id and author.person.is_published
+            if author.person and author.person.is_published
         ]
         kind_name = found.venue.short_name if found.venue else found.get_type_display()
         url = found.get_absolute_url()

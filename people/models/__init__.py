@@ -32,7 +32,7 @@ from people.models.identities import (
     KnownByNames,
     Researcher,
     _lines,
-    member_or_external,
+    member_or_outsider,
     validate_aliases,
 )
 from people.models.profile import (
@@ -74,6 +74,6 @@ __all__ = [
     "Teaching",
     "_lines",
     "covers_year",
-    "member_or_external",
+    "member_or_outsider",
     "validate_aliases",
 ]

@@ -18,7 +18,7 @@ from directory.querysets import PublishableQuerySet, SiteQuerySet
 from directory.renditions import Shape
 from directory.validation import ValidatedModel
 from people.models.cv import Education
-from people.models.identities import ExternalPerson, member_or_external
+from people.models.identities import ExternalPerson, Researcher, member_or_outsider
 from people.models.profile import Person, ResearchArea
 
 # The department: research groups and who is in them, people outside the lab as records of
@@ -217,23 +217,13 @@ class Advising(OrderedRow):
     parent_field = "advisee"
 
     advisee = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="advisors")
+    # One key per human (docs/decisions/researcher-identity.md): a member's profile inherits
+    # `students` from its researcher.
     advisor = models.ForeignKey(
-        Person,
+        Researcher,
         on_delete=models.CASCADE,
-        null=True,
-        blank=True,
         related_name="students",
-        help_text="The advisor, when a member. Leave empty for someone outside the lab.",
-    )
-    external_advisor = models.ForeignKey(
-        ExternalPerson,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        # Not "students": that is the member's (Person) reverse name, and a profile inherits an
-        # outsider's, both being researchers.
-        related_name="outside_students",
-        help_text="The advisor, when outside the lab.",
+        help_text="The advisor: a member, or an external person.",
     )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.ADVISOR)
     degree = models.ForeignKey(
@@ -259,10 +249,6 @@ class Advising(OrderedRow):
             models.UniqueConstraint(
                 fields=["advisee", "position"], name="advising_unique_position"
             ),
-            # "Advised by …" and "Students" name the advisor from one of the two keys.
-            member_or_external(
-                member="advisor", external="external_advisor", name="advising_one_advisor"
-            ),
             models.CheckConstraint(
                 condition=~models.Q(advisor=models.F("advisee")),
                 name="advising_advisor_is_not_the_advisee",
@@ -287,8 +273,9 @@ class Advising(OrderedRow):
     ]
 
     @property
-    def advisor_record(self) -> "Person | ExternalPerson | None":
-        return self.advisor or self.external_advisor
+    def advisor_record(self) -> "Person | ExternalPerson":
+        """The member or the outsider: reads `advisor.profile` (select_related both)."""
+        return member_or_outsider(self.advisor)  # type: ignore[return-value]
 
     @property
     def period(self) -> str:
@@ -311,21 +298,12 @@ class Collaboration(OrderedRow):
     parent_field = "person"
 
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="collaborations")
+    # Not "collaborations": that is the owner's reverse name, which a profile would inherit.
     collaborator = models.ForeignKey(
-        Person,
+        Researcher,
         on_delete=models.CASCADE,
-        null=True,
-        blank=True,
         related_name="collaborator_of",
-        help_text="The collaborator, when a member.",
-    )
-    external_collaborator = models.ForeignKey(
-        ExternalPerson,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="outside_collaborations",
-        help_text="The collaborator, when outside the lab.",
+        help_text="The collaborator: a member, or an external person.",
     )
 
     class Meta:
@@ -334,12 +312,6 @@ class Collaboration(OrderedRow):
         constraints = [
             models.UniqueConstraint(
                 fields=["person", "position"], name="collaboration_unique_position"
-            ),
-            # The profile names the collaborator from one of the two keys.
-            member_or_external(
-                member="collaborator",
-                external="external_collaborator",
-                name="collaboration_one_collaborator",
             ),
             models.CheckConstraint(
                 condition=~models.Q(collaborator=models.F("person")),
@@ -357,8 +329,9 @@ class Collaboration(OrderedRow):
     natural_key.dependencies = ["people.person", "people.externalperson"]  # type: ignore[attr-defined]
 
     @property
-    def collaborator_record(self) -> "Person | ExternalPerson | None":
-        return self.collaborator or self.external_collaborator
+    def collaborator_record(self) -> "Person | ExternalPerson":
+        """The member or the outsider: reads `collaborator.profile` (select_related both)."""
+        return member_or_outsider(self.collaborator)  # type: ignore[return-value]
 
 
 class Departure(ValidatedModel):

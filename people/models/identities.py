@@ -220,14 +220,18 @@ def _record_outsider_history() -> None:
 _record_outsider_history()
 
 
-def member_or_external(*, member: str, external: str, name: str) -> models.CheckConstraint:
-    """Exactly one of two foreign keys is set: the row names a member or an external person."""
-    return models.CheckConstraint(
-        condition=models.Q(**{f"{member}__isnull": False, f"{external}__isnull": True})
-        | models.Q(**{f"{member}__isnull": True, f"{external}__isnull": False}),
-        name=name,
-        violation_error_message="Choose a member or an external person: one, not both.",
-    )
+def member_or_outsider(researcher: Researcher) -> "KnownByNames":
+    """The profile of a researcher who is a member, else the researcher as an ExternalPerson
+    (its link, its label with the affiliation): what a page or the API names for an author,
+    advisor or collaborator key. Reads `researcher.profile`: select_related it with the key."""
+    profile = getattr(researcher, "profile", None)
+    if profile is not None:
+        return profile
+    if isinstance(researcher, ExternalPerson):
+        return researcher
+    names = [field.attname for field in Researcher._meta.concrete_fields]
+    values = [getattr(researcher, name) for name in names]
+    return ExternalPerson.from_db(researcher._state.db, names, values)
 
 
 class IdentityChange(ValidatedModel):
@@ -266,7 +270,7 @@ class IdentityChange(ValidatedModel):
     # A merge deletes the other record; undoing it recreates the record from this.
     other_snapshot = models.JSONField(default=dict, blank=True)
     other_was_created = models.BooleanField(default=False)
-    # {"publications.authorship": {"field": "external", "ids": [...]}, ...}
+    # {"publications.authorship": {"field": "researcher", "ids": [...]}, ...}
     moved = models.JSONField(default=dict)
     # The kept record's fields a merge filled in (aliases, identifiers), as they were before.
     record_before = models.JSONField(default=dict, blank=True)

@@ -187,7 +187,7 @@ class PersonQuerySet(PublishableQuerySet):
             "awards",
             models.Prefetch(
                 "advisors",
-                queryset=Advising.objects.select_related("advisor", "external_advisor", "degree"),
+                queryset=Advising.objects.select_related("advisor__profile", "degree"),
             ),
             models.Prefetch(
                 "students",
@@ -197,9 +197,7 @@ class PersonQuerySet(PublishableQuerySet):
             ),
             models.Prefetch(
                 "collaborations",
-                queryset=Collaboration.objects.select_related(
-                    "collaborator", "external_collaborator"
-                ),
+                queryset=Collaboration.objects.select_related("collaborator__profile"),
             ),
             models.Prefetch(
                 "memberships",

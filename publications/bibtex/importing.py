@@ -255,8 +255,7 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
             publication=publication,
             position=position,
             name=author.name,
-            person=author.member,
-            external=author.external,
+            researcher=author.member or author.external,
         )
         for position, author in enumerate(item.authors, start=1)
     ]

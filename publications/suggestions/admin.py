@@ -11,6 +11,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from directory.roles import is_editor, person_of
+from directory.scoped_admin import ReadOnlyAdmin
 from publications.suggestions.deciding import DecisionRefused, accept, reject
 from publications.suggestions.models import Suggestion, WorkCheck
 
@@ -42,7 +43,7 @@ class StateFilter(admin.SimpleListFilter):
             }
 
 
-class OwnRowsOnly(admin.ModelAdmin):
+class OwnRowsOnly(ReadOnlyAdmin):
     """Editors see every row; a member only the rows about them (`person`); nobody edits one
     by hand."""
 
@@ -61,15 +62,6 @@ class OwnRowsOnly(admin.ModelAdmin):
 
     def has_module_permission(self, request):
         return self.has_view_permission(request)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Suggestion)

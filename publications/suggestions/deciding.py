@@ -103,10 +103,14 @@ def link_member(
     """Link `person` to the author row that is them: the row their ORCID iD names, else the
     one unlinked row with one of their names, else the one with their family name. The row's
     name, or "" when none is theirs for sure (then nothing is linked)."""
-    rows = list(Authorship.objects.filter(publication=publication).order_by("position"))
-    if mine := next((row for row in rows if row.person_id == person.pk), None):
+    rows = list(
+        Authorship.objects.filter(publication=publication)
+        .select_related("researcher__profile")
+        .order_by("position")
+    )
+    if mine := next((row for row in rows if row.researcher_id == person.pk), None):
         return mine.name
-    free = [row for row in rows if row.person_id is None]
+    free = [row for row in rows if row.person is None]
     by_orcid = [
         row
         for row in free

@@ -26,7 +26,7 @@ def _author_names(publication) -> list[tuple[SafeString, bool]]:
     Publication.objects.for_listing(): no query."""
     names: list[tuple[SafeString, bool]] = []
     for author in publication.authorships.all():
-        member = bool(author.person_id and author.person.is_published)
+        member = bool(author.person and author.person.is_published)
         if member:
             name = format_html(
                 '<a class="member" href="{}"><bdi>{}</bdi></a>',

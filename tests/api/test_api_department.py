@@ -152,7 +152,7 @@ class SeededDepartmentApiTests(SeededTestCase):
         data = self.client.get("/api/publications/?author=hang-zhu").json()
         authors = [author for paper in data["results"] for author in paper["authors"]]
         linked = set(
-            Publication.objects.filter(authorships__external__slug="xin-jin").values_list(
+            Publication.objects.filter(authorships__researcher__slug="xin-jin").values_list(
                 "authorships__name", flat=True
             )
         )
@@ -168,7 +168,7 @@ class SeededDepartmentApiTests(SeededTestCase):
 
     def test_a_draft_members_orcid_stays_out_of_the_author_rows(self):
         Person.objects.filter(slug="hang-zhu").update(is_published=False)
-        paper = Publication.objects.published().filter(authorships__person__slug="hang-zhu")[0]
+        paper = Publication.objects.published().filter(authorships__researcher__slug="hang-zhu")[0]
         authors = self.client.get(f"/api/publications/{paper.slug}/").json()["authors"]
         row = next(author for author in authors if author["name"] == "Hang Zhu")
         assert (row["person"], row["orcid"]) == (None, None)

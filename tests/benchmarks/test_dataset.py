@@ -37,8 +37,10 @@ def test_the_twenty_most_prolific_authors_are_members_linked_to_their_papers():
     assert min(papers_by_name[name] for name in members) >= max(
         count for name, count in papers_by_name.items() if name not in members
     )
-    assert not Authorship.objects.filter(person=None, name__in=members).exists()
-    assert not Authorship.objects.exclude(person=None).exclude(name__in=members).exists()
+    assert not Authorship.objects.filter(researcher__profile=None, name__in=members).exists()
+    assert (
+        not Authorship.objects.exclude(researcher__profile=None).exclude(name__in=members).exists()
+    )
 
 
 def generated_papers(seed: int) -> list[tuple]:

@@ -35,7 +35,7 @@ def test_staff_adds_a_publication_with_a_member_author_and_finds_it_by_venue(bro
     second.locator("input[name='authorships-1-position']").fill("2")
     second.locator("input[name='authorships-1-name']").fill("Zerui Wang")
     # The member column; an author row also offers an external person (the department).
-    choose_in_autocomplete(page, second.locator(".field-person"), "Zerui", "Zerui Wang")
+    choose_in_autocomplete(page, second.locator(".field-researcher"), "Zerui", "Zerui Wang")
 
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator(".messagelist")).to_contain_text("was added successfully")

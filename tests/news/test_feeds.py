@@ -54,7 +54,7 @@ class SeededFeedTests(SeededTestCase):
 
     def test_a_members_feed_has_exactly_their_papers(self):
         root = feed(self.client, "/publications/feed/", {"author": "zerui-wang"})
-        expected = Publication.objects.filter(authorships__person__slug="zerui-wang")
+        expected = Publication.objects.filter(authorships__researcher__slug="zerui-wang")
         assert sorted(titles(root)) == sorted(publication.title for publication in expected)
         assert expected.exists()
         assert root.findtext(f"{ATOM}title").endswith("publications (Lab member: Zerui Wang)")

@@ -263,7 +263,7 @@ def test_profiles_show_advisors_and_students_current_and_graduated(client):
     outside = make_external(name="Co Advisor", homepage="https://example.org/co")
     Advising.objects.create(advisee=current, position=1, advisor=professor)
     Advising.objects.create(
-        advisee=current, position=2, external_advisor=outside, kind=Advising.Kind.CO_ADVISOR
+        advisee=current, position=2, advisor=outside, kind=Advising.Kind.CO_ADVISOR
     )
     Advising.objects.create(advisee=graduated, position=1, advisor=professor, is_current=False)
     Advising.objects.create(advisee=draft, position=1, advisor=professor)
@@ -284,7 +284,7 @@ def test_a_profile_names_close_collaborators_groups_and_an_alumnus_next_position
     person = make_person(name="Ada", slug="ada")
     group = make_research_group(name="Systems")
     make_membership(person, group, start="2019", end="2024", role=Membership.Role.PHD_STUDENT)
-    Collaboration.objects.create(person=person, position=1, external_collaborator=make_external())
+    Collaboration.objects.create(person=person, position=1, collaborator=make_external())
     Departure.objects.create(
         person=person,
         last_role="PhD student",

@@ -26,7 +26,7 @@ class SeededPublicationDetailTests(SeededTestCase):
         members = Person.objects.filter(authorships__publication__slug="causalmesh")
         by_its_members = set(
             Publication.objects.published()
-            .filter(authorships__person__in=members)
+            .filter(authorships__researcher__in=members)
             .exclude(slug="causalmesh")
             .values_list("slug", flat=True)
         )

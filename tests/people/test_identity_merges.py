@@ -23,9 +23,9 @@ RECORD_FIELDS = ["id", "name", "slug", "aliases", "affiliation", "orcid", "dblp"
 def snapshot() -> dict:
     """Where every author row, advising link and collaboration points, and every record."""
     return {
-        "authors": dict(Authorship.objects.values_list("pk", "external")),
-        "advisors": dict(Advising.objects.values_list("pk", "external_advisor")),
-        "collaborators": dict(Collaboration.objects.values_list("pk", "external_collaborator")),
+        "authors": dict(Authorship.objects.values_list("pk", "researcher")),
+        "advisors": dict(Advising.objects.values_list("pk", "advisor")),
+        "collaborators": dict(Collaboration.objects.values_list("pk", "collaborator")),
         "records": list(ExternalPerson.objects.order_by("pk").values(*RECORD_FIELDS)),
     }
 
@@ -42,9 +42,9 @@ def two_records_of_xin_jin():
     x = make_external(
         name="X. Jin", slug="x-jin", affiliation="Peking University", orcid="0000-0002-1825-0097"
     )
-    Advising.objects.create(advisee=student, position=1, external_advisor=xin)
-    Advising.objects.create(advisee=student, position=2, external_advisor=x, kind="mentor")
-    Collaboration.objects.create(person=student, position=1, external_collaborator=x)
+    Advising.objects.create(advisee=student, position=1, advisor=xin)
+    Advising.objects.create(advisee=student, position=2, advisor=x, kind="mentor")
+    Collaboration.objects.create(person=student, position=1, collaborator=x)
     return xin, x
 
 
@@ -53,9 +53,9 @@ def test_merging_moves_every_row_and_keeps_the_other_name_as_an_alias(two_record
     change = merge_external_people(keep=xin, absorb=x)
 
     assert not ExternalPerson.objects.filter(pk=x.pk).exists()
-    assert Authorship.objects.filter(external=xin).count() == 6
-    assert set(Advising.objects.values_list("external_advisor", flat=True)) == {xin.pk}
-    assert Collaboration.objects.get().external_collaborator == xin
+    assert Authorship.objects.filter(researcher=xin).count() == 6
+    assert set(Advising.objects.values_list("advisor", flat=True)) == {xin.pk}
+    assert Collaboration.objects.get().collaborator == xin
     xin.refresh_from_db()
     assert xin.alias_list == ["Jin Xin", "X. Jin"]
     assert (xin.affiliation, xin.orcid) == ("Peking University", "0000-0002-1825-0097")
@@ -80,11 +80,11 @@ def test_merging_then_undoing_restores_every_row_and_both_records(two_records_of
 
 def test_every_moved_row_keeps_a_history_naming_the_merge_and_its_undo(two_records_of_xin_jin):
     xin, x = two_records_of_xin_jin
-    row, x_id = Authorship.objects.filter(external=x).first(), x.pk
+    row, x_id = Authorship.objects.filter(researcher=x).first(), x.pk
     undo_identity_change(change=merge_external_people(keep=xin, absorb=x))
 
     reasons = list(
-        row.history.order_by("history_date").values_list("history_change_reason", "external")
+        row.history.order_by("history_date").values_list("history_change_reason", "researcher")
     )
     assert reasons[-2:] == [
         (f"Merged “X. Jin” (#{x_id}) into “Xin Jin” (#{xin.pk})", xin.pk),
@@ -124,17 +124,17 @@ def test_an_undo_is_refused_twice_and_while_a_later_merge_holds_the_kept_record(
 
     undo_identity_change(change=second)
     undo_identity_change(change=first)
-    assert Authorship.objects.filter(external_id=x_id).count() == 3
+    assert Authorship.objects.filter(researcher_id=x_id).count() == 3
     with pytest.raises(IdentityChangeRefused, match="undone already"):
         undo_identity_change(change=first)
 
 
 def test_an_undo_leaves_alone_a_row_staff_relinked_since(two_records_of_xin_jin):
     xin, x = two_records_of_xin_jin
-    moved = list(Authorship.objects.filter(external=x).values_list("pk", flat=True))
+    moved = list(Authorship.objects.filter(researcher=x).values_list("pk", flat=True))
     change = merge_external_people(keep=xin, absorb=x)
     someone_else = make_external(name="Xiao Jin")
-    Authorship.objects.filter(pk=moved[0]).update(external=someone_else)
+    Authorship.objects.filter(pk=moved[0]).update(researcher=someone_else)
 
     result = undo_identity_change(change=change)
 
@@ -152,7 +152,7 @@ def test_splitting_rows_onto_a_new_record_makes_the_name_link_to_nobody():
     wrong.refresh_from_db()
     namesake = wrong.external
     assert (namesake.name, namesake.slug) == ("Xin Jin", "xin-jin-2")
-    assert Authorship.objects.filter(external=xin).count() == 2
+    assert Authorship.objects.filter(researcher=xin).count() == 2
     assert change.summary == "Split 1 author row off “Xin Jin” onto a new record “Xin Jin”."
     later = make_publication(authors=["Xin Jin"])
     assert link_authors(later.authorships.all()) == []

@@ -22,7 +22,7 @@ def test_the_researcher_migration_keeps_every_row_and_every_link():
 
     # The outsiders are researchers now, with no profile, and still named by their author rows.
     assert Researcher.objects.filter(profile__isnull=True).count() == 5
-    assert ExternalPerson.objects.filter(outside_authorships__isnull=False).distinct().count() == 5
+    assert ExternalPerson.objects.filter(authorships__isnull=False).distinct().count() == 5
 
 
 @pytest.mark.django_db(transaction=True)
@@ -40,7 +40,7 @@ def test_an_outsider_with_a_members_address_gets_a_numbered_one_and_keeps_its_ro
 
     outsider = ExternalPerson.objects.get()
     assert outsider.slug == "member-00001-2"
-    assert outsider.outside_authorships.count() == 3
+    assert outsider.authorships.count() == 3
     # Only the lists that name the outsider by its address differ: no row is lost.
     named_by_address = {"people.externalperson", "authors", "advisors", "collaborators"}
     assert {line.split(":")[0] for line in found} <= named_by_address | {"identity changes"}

@@ -23,8 +23,8 @@ class SeededAuthorOrcidTests(SeededTestCase):
         add_groups_to_seed()
         cls.paper = (
             Publication.objects.published()
-            .filter(authorships__person__slug="hang-zhu")
-            .filter(authorships__external__slug="xin-jin")
+            .filter(authorships__researcher__slug="hang-zhu")
+            .filter(authorships__researcher__slug="xin-jin")
             .first()
         )
 
@@ -42,7 +42,7 @@ class SeededAuthorOrcidTests(SeededTestCase):
             },
             "sameAs": "https://orcid.org/0000-0002-1825-0097",
         }
-        xin_jin = authors[self.paper.authorships.get(external__slug="xin-jin").name]
+        xin_jin = authors[self.paper.authorships.get(researcher__slug="xin-jin").name]
         assert xin_jin["identifier"]["value"] == "0000-0001-5109-3700"
         assert xin_jin["sameAs"] == "https://orcid.org/0000-0001-5109-3700"
         assert "url" not in xin_jin

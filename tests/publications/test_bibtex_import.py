@@ -263,7 +263,7 @@ def test_import_creates_publications_authors_in_order_venues_once_and_links():
     )
     assert [publication.title for publication in result.created] == ["First Paper", "Second Paper"]
     first, second = result.created
-    assert list(first.authorships.values_list("position", "name", "person")) == [
+    assert list(first.authorships.values_list("position", "name", "researcher__profile")) == [
         (1, "Hang Zhu", hang.pk),
         (2, "Ada Lovelace", None),
     ]

@@ -15,9 +15,9 @@ def kept_pairs() -> set[tuple[int, int, int, int]]:
 
 def pairs_made_from_scratch() -> set[tuple[int, int, int, int]]:
     rows = (
-        Authorship.objects.filter(publication__is_published=True, person__isnull=False)
+        Authorship.objects.filter(publication__is_published=True, researcher__profile__isnull=False)
         .order_by("publication")
-        .values_list("publication", "publication__year", "person")
+        .values_list("publication", "publication__year", "researcher")
     )
     return set(pairs_of_papers(rows))
 
@@ -51,8 +51,10 @@ def test_every_kind_of_write_leaves_the_rows_made_from_scratch(members):
     second = make_publication(authors=[grace, "Outside"], year=2022)
     writes = [
         # Undoing a split re-points author rows in bulk (people/services.py).
-        lambda: Authorship.objects.filter(person=grace).update(person=alan),
-        lambda: Authorship.objects.filter(publication=second, person=None).update(person=ada),
+        lambda: Authorship.objects.filter(researcher=grace).update(researcher=alan),
+        lambda: Authorship.objects.filter(publication=second, researcher=None).update(
+            researcher=ada
+        ),
         lambda: Publication.objects.filter(pk=first.pk).update(year=2019),
         lambda: Publication.objects.filter(pk=second.pk).update(is_published=False),
         lambda: Publication.objects.update(is_published=True),
@@ -60,7 +62,7 @@ def test_every_kind_of_write_leaves_the_rows_made_from_scratch(members):
             [Authorship(publication=first, position=9, name="Grace", person=grace)]
         ),
         lambda: Authorship.objects.bulk_update(
-            [repointed(Authorship.objects.get(publication=first, position=9), ada)], ["person"]
+            [repointed(Authorship.objects.get(publication=first, position=9), ada)], ["researcher"]
         ),
         lambda: Authorship.objects.filter(publication=first, position=1).delete(),
         lambda: Authorship.objects.get(publication=second, position=2).delete(),

@@ -197,7 +197,9 @@ class SeededExportTests(SeededTestCase):
                     publication.venue.kind if publication.venue else None,
                     publication.type,
                     publication.status,
-                    tuple((a.name, a.person_id) for a in publication.authorships.all()),
+                    tuple(
+                        (a.name, a.person and a.person.pk) for a in publication.authorships.all()
+                    ),
                 )
                 for publication in Publication.objects.for_listing()
             )

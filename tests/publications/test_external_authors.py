@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db
 
 def linked(publication) -> dict:
     rows = Authorship.objects.filter(publication=publication)
-    return {row.name: row.person or row.external for row in rows.select_related("external")}
+    return {
+        row.name: row.person or row.external for row in rows.select_related("researcher__profile")
+    }
 
 
 def test_a_new_record_claims_the_rows_printed_with_its_name_or_alias_and_no_others():
@@ -73,7 +75,7 @@ def test_members_and_records_are_linked_in_one_pass():
 def test_a_row_linked_to_someone_is_left_alone():
     paper = make_publication(authors=["Xin Jin"])
     other = make_external(name="Someone Else")
-    Authorship.objects.filter(publication=paper).update(external=other)
+    Authorship.objects.filter(publication=paper).update(researcher=other)
     make_external(name="Xin Jin")
     assert linked(paper) == {"Xin Jin": other}
 

@@ -27,7 +27,7 @@ def chips(response) -> list[str]:
 def by(slug: str) -> set[str]:
     return set(
         Publication.objects.published()
-        .filter(authorships__person__slug=slug)
+        .filter(authorships__researcher__slug=slug)
         .values_list("title", flat=True)
     )
 

@@ -67,7 +67,7 @@ def test_the_author_row_says_who_goes_by_its_name_and_staff_choose_one(editor_cl
         "Not linked: 2 people go by “Wei Li”: Wei Li, member at /people/wei-li/; Wei Li, "
         "member at /people/wei-li-2/. Choose who it is."
     ) in page.content.decode()
-    data = change_form_data(page) | {"authorships-0-person": str(first.pk)}
+    data = change_form_data(page) | {"authorships-0-researcher": str(first.pk)}
     assert editor_client.post(change_url(paper), data).status_code == 302
     assert Publication.objects.authored_by(first).get() == paper
     assert "Not linked" not in editor_client.get(change_url(paper)).content.decode()

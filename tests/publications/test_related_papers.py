@@ -88,10 +88,12 @@ def plant_topics(seed: int = 29) -> list[Publication]:
 def shares_an_area_or_members(paper: Publication, others: list[int]) -> list[bool]:
     """Whether each of `others` shares a research area or a member with `paper`."""
     areas = paper.areas.values("pk")
-    members = Authorship.objects.filter(publication=paper, person__isnull=False).values("person")
+    members = Authorship.objects.filter(
+        publication=paper, researcher__profile__isnull=False
+    ).values("researcher")
     sharing = set(
         Publication.objects.filter(pk__in=others)
-        .filter(Q(areas__in=areas) | Q(authorships__person__in=members))
+        .filter(Q(areas__in=areas) | Q(authorships__researcher__in=members))
         .values_list("pk", flat=True)
     )
     return [pk in sharing for pk in others]
