@@ -15,9 +15,7 @@ from publications.services import link_authors, printed_as, relink_member_names
 def link_authors_named_as(who: KnownByNames) -> None:
     """Link the unlinked author rows printed with `who`'s name or an alias (when unambiguous)."""
     link_authors(
-        Authorship.objects.filter(
-            printed_as([who.name, *who.alias_list]), researcher=None
-        )
+        Authorship.objects.filter(printed_as([who.name, *who.alias_list]), researcher=None)
     )
 
 

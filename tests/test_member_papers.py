@@ -107,7 +107,7 @@ def test_an_editor_picking_the_member_in_the_author_row_links_them_at_once(clien
     paper = make_publication(authors=["Ada Lovelace", "Grace Hopper"])
     client.force_login(lab["editor"])
     data = change_form_data(client.get(change_url(paper)))
-    data["authorships-1-person"] = str(lab["grace"].pk)
+    data["authorships-1-researcher"] = str(lab["grace"].pk)
     assert client.post(change_url(paper), data).status_code == 302
     assert Publication.objects.authored_by(lab["grace"]).get() == paper
     assert not Publication.objects.authored_by(lab["ada"]).exists()

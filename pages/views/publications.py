@@ -375,7 +375,7 @@ def claims(request, slug):
             except ClaimRefused as refused:
                 claim_form.add_error(None, str(refused))
                 status = 400
-    authors = paper.authorships.select_related("person").order_by("position")
+    authors = paper.authorships.select_related("researcher__profile").order_by("position")
     mine = (
         list(Claim.objects.filter(publication=paper, person=member).select_related("authorship"))
         if member is not None

@@ -25,7 +25,7 @@ class ClaimStateFilter(StateFilter):
 class ClaimAdmin(OwnRowsOnly):
     list_display = ["what", "paper", "sent_by", "created_at", "state", "decide"]
     list_filter = [ClaimStateFilter, "kind"]
-    list_select_related = ["publication", "authorship", "person", "authorship__person"]
+    list_select_related = ["publication", "authorship", "person", "authorship__researcher__profile"]
     search_fields = ["publication__title", "authorship__name", "message", "email"]
     list_per_page = 50
     fields = [

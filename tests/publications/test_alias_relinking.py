@@ -35,7 +35,7 @@ def test_an_added_alias_links_the_rows_printed_with_it_and_says_how_many(client,
     said = save_person(client, ada, aliases="A. Lovelace")
     assert set(Publication.objects.authored_by(ada)) == set(papers)
     assert "3 author rows of “A. Lovelace” now link to Ada Lovelace." in said
-    assert not Authorship.objects.filter(name="Charles Babbage").exclude(person=None).exists()
+    assert not Authorship.objects.filter(name="Charles Babbage").exclude(researcher=None).exists()
 
 
 def test_a_new_name_links_its_rows_too(client, editor):

@@ -278,4 +278,4 @@ def test_a_paper_page_with_related_papers_runs_a_fixed_number_of_queries(client,
             authors=[member, f"Author {number}"] if number < 3 else [f"Author {number}"],
         )
     related.rebuild()
-    assert count_queries(client, "/publications/kernel-1/") == 17
+    assert count_queries(client, "/publications/kernel-1/") == 18
