@@ -4,16 +4,16 @@ Each app owns the sitemap of its pages; this gathers them.
 No `lastmod`: nothing records when a row was last edited, and a guessed date misleads crawlers.
 """
 
-from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
+from directory.sitemaps import LanguagesSitemap
 from news.sitemaps import NewsItemSitemap
 from people.models import ResearchArea, ResearchGroup
 from people.sitemaps import PersonSitemap, ResearchAreaSitemap, ResearchGroupSitemap
 from publications.sitemaps import PublicationSitemap
 
 
-class SectionSitemap(Sitemap):
+class SectionSitemap(LanguagesSitemap):
     """The home page and the lists: the groups' and areas' only when the site has some."""
 
     def items(self):
