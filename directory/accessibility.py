@@ -4,7 +4,7 @@ says what the tests run, no more and no less (tests/pages/test_accessibility_sta
 compares it with what pytest collects).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 STANDARD = "WCAG 2.2 at level AA"
 STANDARD_URL = "https://www.w3.org/TR/WCAG22/"
@@ -69,6 +69,25 @@ PAGE_TYPES = [
 ]  # fmt: skip
 
 
+# Every public page type is checked in Simplified Chinese too, at its address under /zh-hans/
+# (docs/decisions/languages.md): the same checks on the same page in the other language. The
+# staff sign-in and the API's documentation are in English only.
+CHINESE_PREFIX = "/zh-hans"
+ENGLISH_ONLY = frozenset({"admin-login", "api-docs"})
+
+
+def in_chinese(page: PageType) -> PageType:
+    return replace(
+        page,
+        name=f"{page.name}-zh-hans",
+        label=f"{page.label}, in Chinese",
+        path=CHINESE_PREFIX + page.path,
+    )
+
+
+PAGE_TYPES += [in_chinese(page) for page in PAGE_TYPES if page.name not in ENGLISH_ONLY]
+
+
 def pages_checked_by(check: str) -> dict[str, PageType]:
     """The page types `check` runs on, by name."""
     return {page.name: page for page in PAGE_TYPES if check in page.checks}
@@ -116,8 +135,9 @@ LIMITATIONS = [
     "title and reading order, but no full PDF/UA validator (veraPDF) runs on it yet; the CV's "
     "web page has the same content.",
     "The co-author network is a picture; the table under it says the same for screen readers.",
-    "The site's own words are in English and Simplified Chinese (under /zh-hans/); what staff "
-    "write (names, biographies, titles, news) is shown as written, in both, without marking "
-    "its language. This statement and the printable CV are in English only.",
+    "The site's own words are in English and Simplified Chinese (under /zh-hans/), and every "
+    "page type above is checked in both; what staff write (names, biographies, titles, news) "
+    "is shown as written, in both, without marking its language. This statement is in "
+    "English only.",
     "Documents linked from a page (papers' PDFs, slides) are the authors' and are not checked.",
 ]

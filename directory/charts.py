@@ -8,6 +8,8 @@ its name says the year and the count, for screen readers.
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, ngettext
+
 BAR_AREA = 96  # pixels for the tallest bar
 TOP = 18  # room above a bar for its count
 LABEL_ROOM = 22  # room under the bars for the years
@@ -36,7 +38,9 @@ class Bar:
 
     @property
     def name(self) -> str:
-        return f"{self.year}: {self.count} publication{'' if self.count == 1 else 's'}"
+        return ngettext(
+            "%(year)s: %(count)s publication", "%(year)s: %(count)s publications", self.count
+        ) % {"year": self.year, "count": self.count}
 
 
 @dataclass(frozen=True)
@@ -54,11 +58,20 @@ class YearChart:
     def summary(self) -> str:
         busiest = max(self.bars, key=lambda bar: (bar.count, bar.year))
         if self.first == self.last:
-            text = f"{busiest.name}."
+            text = gettext("%(bar)s.") % {"bar": busiest.name}
         else:
-            text = f"{self.first}–{self.last}, the most in {busiest.year} ({busiest.count})."
+            text = gettext("%(first)s–%(last)s, the most in %(year)s (%(count)s).") % {
+                "first": self.first,
+                "last": self.last,
+                "year": busiest.year,
+                "count": busiest.count,
+            }
         if self.left_out:
-            text += f" {self.left_out} earlier ones are not drawn."
+            text += ngettext(
+                " %(count)s earlier one is not drawn.",
+                " %(count)s earlier ones are not drawn.",
+                self.left_out,
+            ) % {"count": self.left_out}
         return text
 
 

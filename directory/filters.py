@@ -12,6 +12,7 @@ from typing import Any
 import django_filters
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.utils.translation import gettext, ngettext
 from django_filters import fields as filter_fields
 
 from directory.partial_dates import FIRST_YEAR, LAST_YEAR
@@ -41,7 +42,14 @@ class SearchField(forms.CharField):
     def clean(self, value: Any) -> Any:
         value = super().clean(value)
         if len(value.split()) > MAX_SEARCH_WORDS:
-            raise forms.ValidationError(f"Search with at most {MAX_SEARCH_WORDS} words.")
+            raise forms.ValidationError(
+                ngettext(
+                    "Search with at most %(count)d word.",
+                    "Search with at most %(count)d words.",
+                    MAX_SEARCH_WORDS,
+                )
+                % {"count": MAX_SEARCH_WORDS}
+            )
         return value
 
 
@@ -131,7 +139,7 @@ class FilterForm(forms.Form):
                 continue
             values = {value for value in self.data.getlist(name) if value != ""}
             if len(values) > 1:
-                self.add_error(name, "It takes one value, and was given several.")
+                self.add_error(name, gettext("It takes one value, and was given several."))
         return cleaned
 
 
@@ -162,8 +170,11 @@ class FilterSet(django_filters.FilterSet):  # type: ignore[misc]  # django-filte
             if name == NON_FIELD_ERRORS:
                 continue
             label = self.filters[name].label if name in self.filters else name
-            shown = ", ".join(f"“{shorten(value)}”" for value in self.data.getlist(name))
-            messages.append(f"{label} {shown} was ignored: {' '.join(map(str, errors))}")
+            shown = gettext(", ").join(f"“{shorten(value)}”" for value in self.data.getlist(name))
+            messages.append(
+                gettext("%(filter)s %(values)s was ignored: %(reasons)s")
+                % {"filter": label, "values": shown, "reasons": " ".join(map(str, errors))}
+            )
         return messages
 
     def queryset_without(self, *excluded: str) -> Any:

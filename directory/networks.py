@@ -16,6 +16,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from django.utils.translation import gettext, ngettext
+
 K = TypeVar("K", bound=Hashable)
 
 WIDTH = 640
@@ -71,9 +73,17 @@ class NetworkDrawing:
 
     @property
     def summary(self) -> str:
-        people = f"{len(self.nodes)} {'person' if len(self.nodes) == 1 else 'people'}"
-        links = f"{len(self.edges)} {'pair' if len(self.edges) == 1 else 'pairs'}"
-        return f"{people} and {links} who wrote papers together."
+        """Written when shown, in the page's language: the drawing itself is kept for both."""
+        people = ngettext("%(count)s person", "%(count)s people", len(self.nodes)) % {
+            "count": len(self.nodes)
+        }
+        pairs = ngettext("%(count)s pair", "%(count)s pairs", len(self.edges)) % {
+            "count": len(self.edges)
+        }
+        return gettext("%(people)s and %(pairs)s who wrote papers together.") % {
+            "people": people,
+            "pairs": pairs,
+        }
 
 
 def circle_order(nodes: Sequence[Node[K]], edges: Sequence[Edge[K]]) -> list[Node[K]]:

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.http import content_disposition_header
 
@@ -130,7 +131,8 @@ class VisitorKeys:
         parts: object,
         scopes: Iterable[str] | None = None,
     ) -> None:
-        parts = (parts, request.build_absolute_uri("/"))  # its links are absolute
+        # Its links are absolute; its words are in the language of its address (/zh-hans/...).
+        parts = (parts, request.build_absolute_uri("/"), translation.get_language())
         self.stamp = site_cache.current_stamp()
         self.scopes = scopes
         self.kept = site_cache.lasting_key(name, parts)
@@ -163,6 +165,12 @@ class VisitorRequest(HttpRequest):
 
     def _get_scheme(self) -> str:
         return self.url_scheme
+
+    @property
+    def language(self) -> str:
+        """The language its address says (/zh-hans/people/... is Chinese), as a visitor's
+        request would have it active."""
+        return translation.get_language_from_path(self.path_info) or settings.LANGUAGE_CODE
 
 
 def render_within_cap(render: Callable[[], bytes]) -> bytes | None:

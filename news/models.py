@@ -1,5 +1,6 @@
 from django.db import models
 from django.db.models.functions import Substr
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from directory.markdown import MarkdownField, RenderedMarkdownField
@@ -83,8 +84,8 @@ class NewsItem(PublicPage, Illustrated):
     image_folder = "news"
 
     class Kind(models.TextChoices):
-        NEWS = "news", "News"
-        BLOG_POST = "blog-post", "Blog post"
+        NEWS = "news", gettext_lazy("News")
+        BLOG_POST = "blog-post", gettext_lazy("Blog post")
 
     title = models.CharField(max_length=300)
     slug = models.SlugField(

@@ -4,9 +4,9 @@ Each app owns the sitemap of its pages; this gathers them.
 No `lastmod`: nothing records when a row was last edited, and a guessed date misleads crawlers.
 """
 
-from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
+from directory.sitemaps import LanguagesSitemap
 from events.models import Event
 from events.sitemaps import EventSitemap
 from news.sitemaps import NewsItemSitemap
@@ -17,9 +17,9 @@ from people.sitemaps import PersonSitemap, ResearchAreaSitemap, ResearchGroupSit
 from publications.sitemaps import PublicationSitemap
 
 
-class SectionSitemap(Sitemap):
-    """The home page and the lists: the groups', areas' and events' only when the site has
-    some."""
+class SectionSitemap(LanguagesSitemap):
+    """The home page and the lists: the groups', areas', events' and outputs' only when the
+    site has some."""
 
     def items(self):
         sections = ["home", "people:index", "publications:index", "news:index"]

@@ -1,6 +1,7 @@
 """Background tasks of the public pages (django-tasks, run by `manage.py db_worker`)."""
 
 from django.http import Http404
+from django.utils import translation
 from django_tasks import task
 
 from directory.pdf_renders import VisitorRequest, print_for_visitors
@@ -17,13 +18,14 @@ def print_cv_pdf(url: str, slug: str) -> str:
     if pk is None:
         return "no such person"
     try:
-        printed = print_for_visitors(
-            request,
-            name="cv-pdf",
-            parts=slug,
-            render=lambda: cv_pdf_document(request, slug),
-            scopes=cv_scopes(pk),
-        )
+        with translation.override(request.language):
+            printed = print_for_visitors(
+                request,
+                name="cv-pdf",
+                parts=slug,
+                render=lambda: cv_pdf_document(request, slug),
+                scopes=cv_scopes(pk),
+            )
     except Http404:
         return "no such person"
     return "printed" if printed else "kept already"

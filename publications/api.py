@@ -153,7 +153,8 @@ def list_publications(request, filters: Query[PublicationQuery]):  # type: ignor
         **page,
         "facets": {
             **{
-                name: [option.__dict__ for option in facet.options]
+                # A type's label is lazy (said in the page's language): the API's is English.
+                name: [{**option.__dict__, "label": str(option.label)} for option in facet.options]
                 for name, facet in facets(filterset).items()
             },
             "year": [

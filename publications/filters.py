@@ -339,7 +339,7 @@ def year_counts(filterset: PublicationFilter) -> dict[int, int]:
 @dataclass(frozen=True)
 class FacetOption:
     value: str
-    label: str
+    label: StrOrPromise  # a type's is lazy: kept in the cache, said in the page's language
     count: int
     selected: bool
 

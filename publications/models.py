@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.postgres.search import SearchVector
 from django.db import models, transaction
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from directory.colours import validate_badge_colour
@@ -86,11 +87,11 @@ class VenueQuerySet(SiteQuerySet):
 
 class Venue(ValidatedModel):
     class Kind(models.TextChoices):
-        CONFERENCE = "conference", "Conference"
-        JOURNAL = "journal", "Journal"
-        WORKSHOP = "workshop", "Workshop"
-        PREPRINT_SERVER = "preprint-server", "Preprint server"
-        OTHER = "other", "Other"
+        CONFERENCE = "conference", gettext_lazy("Conference")
+        JOURNAL = "journal", gettext_lazy("Journal")
+        WORKSHOP = "workshop", gettext_lazy("Workshop")
+        PREPRINT_SERVER = "preprint-server", gettext_lazy("Preprint server")
+        OTHER = "other", gettext_lazy("Other")
 
     short_name = models.CharField(
         max_length=50, unique=True, help_text='As people say it, e.g. "NSDI". Used in filters.'
@@ -366,18 +367,18 @@ class Publication(PublicPage, Illustrated):
     image_folder = "publications"
 
     class Type(models.TextChoices):
-        CONFERENCE_PAPER = "conference-paper", "Conference paper"
-        JOURNAL_ARTICLE = "journal-article", "Journal article"
-        WORKSHOP_PAPER = "workshop-paper", "Workshop paper"
-        POSTER = "poster", "Poster"
-        PREPRINT = "preprint", "Preprint"
-        BOOK_CHAPTER = "book-chapter", "Book chapter"
-        THESIS = "thesis", "Thesis"
-        OTHER = "other", "Other"
+        CONFERENCE_PAPER = "conference-paper", gettext_lazy("Conference paper")
+        JOURNAL_ARTICLE = "journal-article", gettext_lazy("Journal article")
+        WORKSHOP_PAPER = "workshop-paper", gettext_lazy("Workshop paper")
+        POSTER = "poster", gettext_lazy("Poster")
+        PREPRINT = "preprint", gettext_lazy("Preprint")
+        BOOK_CHAPTER = "book-chapter", gettext_lazy("Book chapter")
+        THESIS = "thesis", gettext_lazy("Thesis")
+        OTHER = "other", gettext_lazy("Other")
 
     class Status(models.TextChoices):
-        PUBLISHED = "published", "Published"
-        ACCEPTED = "accepted", "Accepted, to appear"
+        PUBLISHED = "published", gettext_lazy("Published")
+        ACCEPTED = "accepted", gettext_lazy("Accepted, to appear")
 
     title = models.CharField(max_length=500)
     slug = models.SlugField(
@@ -813,13 +814,13 @@ class PublicationAward(PublicationPart):
 class PublicationLink(PublicationPart, WebLink):
     class Kind(models.TextChoices):
         PDF = "pdf", "PDF"
-        CODE = "code", "Code"
-        SLIDES = "slides", "Slides"
-        PROJECT = "project", "Project"
-        VIDEO = "video", "Video"
-        DATASET = "dataset", "Dataset"
+        CODE = "code", gettext_lazy("Code")
+        SLIDES = "slides", gettext_lazy("Slides")
+        PROJECT = "project", gettext_lazy("Project")
+        VIDEO = "video", gettext_lazy("Video")
+        DATASET = "dataset", gettext_lazy("Dataset")
         ARXIV = "arxiv", "arXiv"
-        OTHER = "other", "Other"
+        OTHER = "other", gettext_lazy("Other")
 
     publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="links")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.PDF)

@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import translation
 from hypothesis import HealthCheck, Phase, settings
 
 # The shared helpers' asserts explain their failures as the tests' own do.
@@ -45,6 +46,9 @@ def _test_settings(settings, tmp_path, request):
     # This process's copies of kept values (list entries, BibTeX entries) start empty too: the
     # next test's rows may reuse a rolled-back test's ids.
     site_cache._kept.clear()
+    # A request to a /zh-hans/ page leaves Chinese active in this thread, and reverse() (a
+    # model's get_absolute_url) would then give the next test's addresses under /zh-hans/.
+    translation.activate(settings.LANGUAGE_CODE)
     settings.MEDIA_ROOT = tmp_path / "media"
     # No related papers' model until a test builds one (publications/related.py).
     settings.RELATED_PAPERS_MODEL = tmp_path / "related-papers.npz"

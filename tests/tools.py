@@ -12,6 +12,7 @@ tests, so a green CI has run everything.
 import ctypes.util
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -45,6 +46,16 @@ def weasyprint_loads() -> bool:
     return True
 
 
+def cjk_font_installed() -> bool:
+    """Noto Sans CJK SC, which static/css/cv.css names for Chinese, as fontconfig finds it."""
+    if not shutil.which("fc-list"):
+        return False
+    found = subprocess.run(
+        ["fc-list", ":family=Noto Sans CJK SC", "family"], capture_output=True, text=True
+    )
+    return "Noto Sans CJK SC" in found.stdout
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
@@ -73,6 +84,12 @@ TOOLS = {
         "printing the CV as PDF",
         ("libpango-1.0-0", "libpangoft2-1.0-0", "fonts-dejavu-core"),
         weasyprint_loads,
+    ),
+    "cjk-font": Tool(
+        "Noto Sans CJK",
+        "printing Chinese in the CV PDF",
+        ("fonts-noto-cjk",),
+        cjk_font_installed,
     ),
     "java": Tool(
         "Java",

@@ -200,7 +200,7 @@ def by_type(publications) -> list[PublicationGroup]:
     for publication in publications:
         groups[publication.type].append(publication)
     return [
-        PublicationGroup(value, label, groups[value])
+        PublicationGroup(value, str(label), groups[value])
         for value, label in Publication.Type.choices
         if groups[value]
     ]

@@ -1,6 +1,7 @@
 """The rows of a profile's CV sections, each kept in the order staff give it."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from directory.models import OrderedRow, WebLink
 from directory.partial_dates import (
@@ -164,14 +165,14 @@ class Award(DatedEntry):
 
 class PersonLink(ProfileEntry, WebLink):
     class Kind(models.TextChoices):
-        HOMEPAGE = "homepage", "Homepage"
+        HOMEPAGE = "homepage", gettext_lazy("Homepage")
         GITHUB = "github", "GitHub"
         SCHOLAR = "scholar", "Google Scholar"
         LINKEDIN = "linkedin", "LinkedIn"
         ORCID = "orcid", "ORCID"
         DBLP = "dblp", "DBLP"
-        SOCIAL = "social", "Social media"
-        OTHER = "other", "Other"
+        SOCIAL = "social", gettext_lazy("Social media")
+        OTHER = "other", gettext_lazy("Other")
 
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="links")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.HOMEPAGE)

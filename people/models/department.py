@@ -4,6 +4,7 @@ names, and where alumni went."""
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.lookups import GreaterThanOrEqual, IsNull, LessThanOrEqual
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from directory.markdown import MarkdownField, RenderedMarkdownField
@@ -144,15 +145,15 @@ class Membership(ValidatedModel):
 
     class Role(models.TextChoices):
         # In the order a group's page lists them.
-        LEADER = "leader", "Group leader"
-        FACULTY = "faculty", "Faculty"
-        RESEARCHER = "researcher", "Researcher"
-        POSTDOC = "postdoc", "Postdoctoral researcher"
-        PHD_STUDENT = "phd-student", "PhD student"
-        MASTERS_STUDENT = "masters-student", "Master’s student"
-        UNDERGRADUATE = "undergraduate", "Undergraduate student"
-        STAFF = "staff", "Staff"
-        VISITOR = "visitor", "Visitor"
+        LEADER = "leader", gettext_lazy("Group leader")
+        FACULTY = "faculty", gettext_lazy("Faculty")
+        RESEARCHER = "researcher", gettext_lazy("Researcher")
+        POSTDOC = "postdoc", gettext_lazy("Postdoctoral researcher")
+        PHD_STUDENT = "phd-student", gettext_lazy("PhD student")
+        MASTERS_STUDENT = "masters-student", gettext_lazy("Master’s student")
+        UNDERGRADUATE = "undergraduate", gettext_lazy("Undergraduate student")
+        STAFF = "staff", gettext_lazy("Staff")
+        VISITOR = "visitor", gettext_lazy("Visitor")
 
     group = models.ForeignKey(ResearchGroup, on_delete=models.CASCADE, related_name="memberships")
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="memberships")
@@ -209,10 +210,10 @@ class Advising(OrderedRow):
     """
 
     class Kind(models.TextChoices):
-        ADVISOR = "advisor", "Advisor"
-        CO_ADVISOR = "co-advisor", "Co-advisor"
-        SUPERVISOR = "supervisor", "Supervisor"
-        MENTOR = "mentor", "Mentor"
+        ADVISOR = "advisor", gettext_lazy("Advisor")
+        CO_ADVISOR = "co-advisor", gettext_lazy("Co-advisor")
+        SUPERVISOR = "supervisor", gettext_lazy("Supervisor")
+        MENTOR = "mentor", gettext_lazy("Mentor")
 
     parent_field = "advisee"
 

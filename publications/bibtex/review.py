@@ -51,7 +51,7 @@ class VenueMatch:
 
     @property
     def kind_label(self) -> str:
-        return Venue.Kind(self.kind).label
+        return str(Venue.Kind(self.kind).label)
 
     def __str__(self) -> str:
         if self.full_name and self.full_name != self.short_name:
@@ -140,7 +140,7 @@ class ReviewedEntry:
 
     @property
     def type_label(self) -> str:
-        return Publication.Type(self.type).label
+        return str(Publication.Type(self.type).label)
 
     def describe(self) -> str:
         """What importing it would do, in one line: the same words in the admin and the shell."""
@@ -340,7 +340,7 @@ def _changes(
     if entry.publisher and entry.publisher != publication.publisher:
         changes.append(Change("publisher", "publisher", publication.publisher, entry.publisher))
     if publication_type != Publication.Type.OTHER and publication_type != publication.type:
-        old, new = publication.get_type_display(), Publication.Type(publication_type).label
+        old, new = publication.get_type_display(), str(Publication.Type(publication_type).label)
         changes.append(Change("type", "type", old, new))
     return tuple(changes)
 

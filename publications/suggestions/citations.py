@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext, pgettext
 
 from directory.identifiers import normalize_doi
 from publications.identifiers.documents import Unreadable, dig, items, parse_json, text
@@ -147,11 +148,14 @@ def _latest(counts: QuerySet[CitationCount]) -> QuerySet[CitationCount]:
 
 
 def said_on(day: datetime.date) -> str:
-    return f"{day.day} {day:%b %Y}"
+    """ "3 Dec 2026" in English, "2026年12月3日" in Chinese: the page's language's way."""
+    return formats.date_format(day, pgettext("a day a count was made", "j M Y"))
 
 
 def citations(count: int) -> str:
-    return f"{count:,} citation{'s' if count != 1 else ''}"
+    return ngettext("%(count)s citation", "%(count)s citations", count) % {
+        "count": formats.number_format(count, force_grouping=True)
+    }
 
 
 def paper_citations(publication_id: int) -> list[str]:
@@ -159,25 +163,52 @@ def paper_citations(publication_id: int) -> list[str]:
     none when no service did. One query."""
     latest = _latest(CitationCount.objects.filter(publication_id=publication_id))
     return [
-        f"{citations(count.count)} ({count.get_source_display()}, {said_on(count.counted_on)})"
+        gettext("%(citations)s (%(source)s, %(day)s)")
+        % {
+            "citations": citations(count.count),
+            "source": count.get_source_display(),
+            "day": said_on(count.counted_on),
+        }
         for count in latest.order_by("-source")  # OpenAlex first
     ]
 
 
-def person_citations(publications: QuerySet[Publication]) -> str:
+@dataclass(frozen=True)
+class CitationTotal:
+    """A profile's citations added up: kept for both languages, so its words are written only
+    when it is shown (str()), in the page's language."""
+
+    total: int
+    sources: tuple[str, ...]  # Source values, OpenAlex first
+    day: datetime.date  # the latest day any of them was counted
+    several_days: bool
+
+    def __str__(self) -> str:
+        sources = gettext(" and ").join(str(Source(source).label) for source in self.sources)
+        day = said_on(self.day)
+        if self.several_days:
+            day = gettext("up to %(day)s") % {"day": day}
+        return gettext("%(citations)s of these papers in all (%(sources)s, %(day)s).") % {
+            "citations": citations(self.total),
+            "sources": sources,
+            "day": day,
+        }
+
+
+def person_citations(publications: QuerySet[Publication]) -> CitationTotal | None:
     """Their papers' latest counts added up, each paper's from OpenAlex where it counted it,
-    else from Crossref: "120 citations of these papers (OpenAlex, 3 Dec 2026)"; "" when no
-    service counted any. One query."""
+    else from Crossref: "120 citations of these papers (OpenAlex, 3 Dec 2026)." when shown; None
+    when no service counted any. One query."""
     latest = _latest(CitationCount.objects.filter(publication__in=publications.values("pk")))
     chosen: dict[int, CitationCount] = {}
     for count in latest.order_by("publication_id", "source"):  # "openalex" after "crossref"
         chosen[count.publication_id] = count
     if not chosen:
-        return ""
-    total = sum(count.count for count in chosen.values())
-    sources = sorted({count.get_source_display() for count in chosen.values()}, reverse=True)
+        return None
     days = {count.counted_on for count in chosen.values()}
-    return (
-        f"{citations(total)} of these papers in all ({' and '.join(sources)}, "
-        f"{'up to ' if len(days) > 1 else ''}{said_on(max(days))})"
+    return CitationTotal(
+        total=sum(count.count for count in chosen.values()),
+        sources=tuple(sorted({count.source for count in chosen.values()}, reverse=True)),
+        day=max(days),
+        several_days=len(days) > 1,
     )

@@ -128,3 +128,23 @@ def test_the_statement_names_the_labs_contact_address_from_the_lab_settings(clie
 def test_every_page_links_to_the_statement(client):
     html = client.get("/").content.decode()
     assert '<a href="/accessibility/">Accessibility</a>' in html
+
+
+def test_every_public_page_type_is_checked_in_chinese_too(client):
+    """axe and the Nu checker read each public page type under /zh-hans/ as well, with the same
+    checks; the staff sign-in and the API's documentation are in English only."""
+    pages = {page.name: page for page in accessibility.PAGE_TYPES}
+    english = [page for page in pages.values() if not page.path.startswith("/zh-hans/")]
+    public = [page for page in english if page.name not in {"admin-login", "api-docs"}]
+    assert len(public) >= 19
+    for page in public:
+        chinese = pages.get(f"{page.name}-zh-hans")
+        assert chinese, f"{page.name} is not checked in Chinese"
+        assert (chinese.path, chinese.checks, chinese.status) == (
+            f"/zh-hans{page.path}",
+            page.checks,
+            page.status,
+        )
+    html = client.get("/accessibility/").content.decode()
+    assert "Home page, in Chinese (/zh-hans/)" in listed(html, "axe-pages")
+    assert "A member's CV, in Chinese (/zh-hans/people/hang-zhu/cv/)" in listed(html, "nu-pages")

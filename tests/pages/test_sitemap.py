@@ -1,4 +1,5 @@
-"""/sitemap.xml lists every public page and nothing hidden; /robots.txt points to it."""
+"""/sitemap.xml lists every public page, in each language, and nothing hidden; /robots.txt
+points to it."""
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -13,6 +14,7 @@ from tests.factories import make_news, make_person, make_publication
 pytestmark = pytest.mark.django_db
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
 
 
 def locations(client) -> set[str]:
@@ -32,15 +34,43 @@ def test_the_sitemap_lists_every_public_page_and_no_draft_or_one_line_news(clien
     make_news(slug="one-line-news", body=" \n")
     make_news(slug="draft-news", body="Not yet.", is_published=False)
     site = "http://testserver"
-    assert locations(client) == {
-        f"{site}/",
-        f"{site}/people/",
-        f"{site}/publications/",
-        f"{site}/news/",
-        f"{site}{person.get_absolute_url()}",
-        f"{site}{publication.get_absolute_url()}",
-        f"{site}{news.get_absolute_url()}",
+    pages = {
+        "/",
+        "/people/",
+        "/publications/",
+        "/news/",
+        person.get_absolute_url(),
+        publication.get_absolute_url(),
+        news.get_absolute_url(),
     }
+    # Each page once per language: English at its plain address, Chinese under /zh-hans/.
+    assert locations(client) == {f"{site}{page}" for page in pages} | {
+        f"{site}/zh-hans{page}" for page in pages
+    }
+
+
+def test_each_page_in_the_sitemap_names_its_versions_in_every_language(client):
+    """As the pages' own hreflang links do, so a search engine shows each reader the version
+    in their language; x-default (English) for the others."""
+    person = make_person(slug="ada")
+    root = ET.fromstring(client.get("/sitemap.xml").content)
+    entries = {
+        url.findtext(f"{SITEMAP}loc"): {
+            link.get("hreflang"): link.get("href") for link in url.findall(f"{XHTML}link")
+        }
+        for url in root.findall(f"{SITEMAP}url")
+    }
+    site = "http://testserver"
+    versions = {
+        "en": f"{site}/people/ada/",
+        "zh-hans": f"{site}/zh-hans/people/ada/",
+        "x-default": f"{site}/people/ada/",
+    }
+    assert entries[f"{site}{person.get_absolute_url()}"] == versions
+    assert entries[f"{site}/zh-hans/people/ada/"] == versions
+    page = client.get("/zh-hans/people/ada/").content.decode()
+    for language, address in versions.items():
+        assert f'<link rel="alternate" hreflang="{language}" href="{address}">' in page
 
 
 def test_every_page_in_the_sitemap_loads(client):
@@ -79,14 +109,17 @@ def test_favicon_ico_leads_to_the_sites_icon(client):
 
 # sitemaps.org's XML Schema for the protocol (0.9), as published.
 SITEMAP_SCHEMA = Path(__file__).parent.parent / "data" / "sitemap.xsd"
+# The same with the xhtml:link alternates that name each page's other languages.
+SITEMAP_WITH_ALTERNATES_SCHEMA = SITEMAP_SCHEMA.with_name("sitemap-with-alternates.xsd")
 
 
 def test_the_sitemap_is_valid_by_the_sitemap_protocols_xml_schema(client):
     make_person(slug="ada")
     make_publication(slug="paper", year=None)
     make_news(slug="news-item", body="What happened.", date="2026-07")
-    schema = etree.XMLSchema(etree.parse(str(SITEMAP_SCHEMA)))
+    schema = etree.XMLSchema(etree.parse(str(SITEMAP_WITH_ALTERNATES_SCHEMA)))
     sitemap = etree.fromstring(client.get("/sitemap.xml").content)
+    assert sitemap.find(".//{http://www.w3.org/1999/xhtml}link") is not None
     valid = schema.validate(sitemap)
     assert valid, [str(error) for error in schema.error_log]
     assert len(sitemap) > 3
