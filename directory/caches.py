@@ -1,5 +1,5 @@
 """Every cache the site keeps, in one table, and the only module that builds a cache key or
-reads and writes Django's cache (tests/test_cache_registry.py holds the rest of the code to
+reads and writes Django's cache (tests/directory/test_cache_registry.py holds the rest of the code to
 that).
 
 Each entry of `REGISTRY` says what the cache keeps, what moves it (makes what it keeps out of

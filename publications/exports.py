@@ -437,7 +437,7 @@ def _latex_character(character: str) -> str:
 
     pylatexenc's table loses letters: Greek capitals become Latin ones ("Α" is written "A"),
     most Cyrillic letters vanish, "·" reads back as "˙". The property tests found these
-    (tests/test_properties_text_everywhere.py)."""
+    (tests/pages/test_properties_text_everywhere.py)."""
     if character in LATEX_LIGATURES:
         return LATEX_LIGATURES[character]
     if character in LATEX_SPECIALS:

@@ -91,7 +91,7 @@ def editor_client(client, editor):
     return client
 
 
-# The property-based tests (tests/test_properties_*.py): the same examples on every run and
+# The property-based tests (tests/pages/test_properties_*.py): the same examples on every run and
 # every machine (derandomized, no example database), a bounded number of them, and no deadline
 # per example (a page fetch on a busy CI machine varies).
 settings.register_profile(

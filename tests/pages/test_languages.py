@@ -2,7 +2,7 @@
 /zh-hans/ (docs/decisions/languages.md): each language's strings, the switcher, the hreflang
 alternates, and a page cache that never gives one language's page for the other.
 
-These tests commit for real (transaction=True), as tests/test_site_cache.py does: the page
+These tests commit for real (transaction=True), as tests/directory/test_site_cache.py does: the page
 cache keeps pages only outside a transaction that wrote."""
 
 import ast

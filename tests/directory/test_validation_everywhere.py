@@ -46,7 +46,7 @@ def test_line_breaks_and_tabs_are_text_in_a_multi_line_field_only():
 
 
 def test_ligatures_right_to_left_and_combining_marks_are_text():
-    # A bidi override ("\u202eevil") is refused since issue 22: tests/test_text_normalisation.py.
+    # A bidi override ("\u202eevil") is refused since issue 22: tests/directory/test_text_normalisation.py.
     for text in ["Ünïcode ﬁne", "שלום عربي", "e\u0301te\u0300", "漢字 😀"]:
         check_text(text, multi_line=False)
 

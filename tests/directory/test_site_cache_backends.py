@@ -32,7 +32,7 @@ from publications.models import Publication
 from tests.admin_forms import publication_form
 from tests.factories import make_publication
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parent.parent.parent
 
 
 def free_port() -> int:
@@ -267,7 +267,9 @@ def test_without_redis_server_the_redis_tests_fail_with_advice():
     """Not a skip: a run that could not reach Redis has not tested the shared cache."""
     environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
     environment["REDIS_SERVER_PATH"] = "/nonexistent/redis-server"
-    test = f"tests/{Path(__file__).name}::{test_the_redis_server_answers.__name__}"
+    test = (
+        f"{Path(__file__).resolve().relative_to(PROJECT)}::{test_the_redis_server_answers.__name__}"
+    )
     result = subprocess.run(
         [sys.executable, "-m", "pytest", test, "-q", "-p", "no:randomly"],
         cwd=PROJECT,

@@ -1,8 +1,8 @@
 """A restore writes its rows beneath the models' signals, so it moves the change stamp itself:
 no page cached before it is served after (directory/site_cache.py)."""
 
+from tests.directory.test_backup_restore import database_urls  # noqa: F401  (the fixture)
 from tests.live_site import manage, site_environment
-from tests.test_backup_restore import database_urls  # noqa: F401  (the fixture)
 
 STAMP = "from directory.site_cache import current_stamp; print(current_stamp())"
 

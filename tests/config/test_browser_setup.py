@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parent.parent.parent
 
 
 def run_browser_suite_without_chromium(**environment) -> subprocess.CompletedProcess:

@@ -6,8 +6,8 @@ import pytest
 
 from people.models import Advising, Collaboration, Membership, Person
 from tests.department import make_membership, make_research_group
+from tests.directory.test_history_versions import delete_and_recover, edit, revert
 from tests.factories import make_person
-from tests.test_history_versions import delete_and_recover, edit, revert
 
 pytestmark = pytest.mark.django_db
 

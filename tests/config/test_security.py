@@ -16,7 +16,7 @@ from tests.factories import make_news, make_person, make_publication
 
 pytestmark = pytest.mark.django_db
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parent.parent.parent
 HOSTILE = (
     "Intro <script>alert('x')</script> "
     "[click](javascript:alert(1)) "

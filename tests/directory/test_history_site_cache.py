@@ -3,7 +3,7 @@ restores a paper's parts and what pointed at it, row by row): each of those writ
 change stamp, so a page cached before shows the restored rows after, and the paper's stored
 search text is the restored one (directory/site_cache.py, publications/search.py).
 
-These tests commit for real, as tests/test_site_cache.py does: the stamp moves on commit."""
+These tests commit for real, as tests/directory/test_site_cache.py does: the stamp moves on commit."""
 
 import pytest
 from django.test import Client
@@ -13,7 +13,7 @@ from directory import site_cache
 from directory.models import Lab
 from publications.models import Publication
 from tests.admin_pages import change_form_data
-from tests.test_history_versions import (  # noqa: F401  (paper: the fixture)
+from tests.directory.test_history_versions import (  # noqa: F401  (paper: the fixture)
     edit,
     paper,
     revert,

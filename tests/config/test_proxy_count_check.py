@@ -5,7 +5,7 @@ import secrets
 import pytest
 
 from directory.checks import proxy_count_is_set_behind_a_proxy
-from tests.test_security import run_manage
+from tests.config.test_security import run_manage
 
 PRODUCTION = {
     "DJANGO_ENV": "production",

@@ -222,7 +222,7 @@ def test_a_member_links_an_author_only_to_the_member_of_that_name(client, lab):
         paper, **{"authorships-0-name": "Grace Hopper", "authorships-0-person": grace.pk}
     )
     assert client.post(change_url(paper), right).status_code == 302
-    # Grace's profile lists it once she confirms (tests/test_member_papers.py).
+    # Grace's profile lists it once she confirms (tests/publications/test_member_papers.py).
     assert paper.authorships.filter(person=None, proposed_person=grace).exists()
 
 
