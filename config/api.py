@@ -12,7 +12,7 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 
-from directory.api import with_choices
+from base.api import with_choices
 from news.api import router as news_router
 from people.api import department_router
 from people.api import router as people_router

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from directory.models import Lab
+from base.models import Lab
 from news.models import NewsItem
 from people.models import Person, RoleGroup
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue

@@ -2,8 +2,8 @@
 
 from django.db import models
 
-from directory.models import OrderedRow, WebLink
-from directory.partial_dates import (
+from base.models import OrderedRow, WebLink
+from base.partial_dates import (
     PartialDateField,
     format_period,
 )

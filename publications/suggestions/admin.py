@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from directory.roles import is_editor, person_of
+from base.roles import is_editor, person_of
 from publications.suggestions.deciding import DecisionRefused, accept, reject
 from publications.suggestions.models import Suggestion, WorkCheck
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from directory.identifiers import normalize_doi
+from base.identifiers import normalize_doi
 from publications.identifiers.documents import Unreadable, dig, items, parse_json, text
 from publications.identifiers.fetching import Fetch, FetchFailed, default_fetch, service_url
 from publications.models import Publication

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from directory.accessibility import NU, VIEWPORTS, pages_checked_by
+from base.accessibility import NU, VIEWPORTS, pages_checked_by
 from tests.tools import chromium_path
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ def site_url(server_environment) -> str:
         yield url
 
 
-# The group page the accessibility checks visit (directory/accessibility.py), which ADD_GROUP makes.
+# The group page the accessibility checks visit (base/accessibility.py), which ADD_GROUP makes.
 GROUP = pages_checked_by(NU)["group"].path
 ADD_GROUP = """
 from people.models import Departure, Membership, Person, ResearchArea, ResearchGroup

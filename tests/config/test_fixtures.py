@@ -6,8 +6,8 @@ from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 
+from base.partial_dates import DatePrecision
 from config.management.commands.seed import FIXTURES
-from directory.partial_dates import DatePrecision
 from news.models import NewsItem
 from people.models import Person
 from publications.models import Authorship, Publication, PublicationLink

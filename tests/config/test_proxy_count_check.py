@@ -4,7 +4,7 @@ import secrets
 
 import pytest
 
-from directory.checks import proxy_count_is_set_behind_a_proxy
+from base.checks import proxy_count_is_set_behind_a_proxy
 from tests.config.test_security import run_manage
 
 PRODUCTION = {

@@ -11,7 +11,7 @@ import pytest
 from django.db import DatabaseError
 from django.urls import reverse
 
-from directory.models import Lab
+from base.models import Lab
 from tests.factories import make_news, make_person, make_publication
 
 pytestmark = pytest.mark.django_db

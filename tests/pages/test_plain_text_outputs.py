@@ -6,7 +6,7 @@ import json
 import pytest
 import rispy
 
-from directory.markdown import plain_text
+from base.markdown import plain_text
 from publications.exports import csl_json, ris
 from publications.models import Publication
 from tests.factories import make_news, make_person, make_publication

@@ -4,7 +4,7 @@ test is one input that answered 500 (or worse) before its fix."""
 import pytest
 from django.urls import reverse
 
-from directory.models import Lab
+from base.models import Lab
 from tests.factories import make_group, make_news, make_person, make_publication, make_venue
 
 pytestmark = pytest.mark.django_db

@@ -21,9 +21,9 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from directory.markdown import markdown_to_html, plain_text
-from directory.mending import _spelled_initials
-from directory.validation import check_text, strip_control_characters, validate_row
+from base.markdown import markdown_to_html, plain_text
+from base.mending import _spelled_initials
+from base.validation import check_text, strip_control_characters, validate_row
 from news.models import NewsItem
 from people.models import Person
 from publications.models import Authorship, Publication, PublicationAward, Venue
@@ -141,7 +141,7 @@ def test_any_stored_text_renders_everywhere_and_reads_back(
     assert shown(csv_row["awards"]) == shown(award)
     [ris] = reading.ris
     assert shown(ris["title"]) == title
-    # The abstract goes out as the plain text of its Markdown (directory.markdown.plain_text).
+    # The abstract goes out as the plain text of its Markdown (base.markdown.plain_text).
     abstract = shown(plain_text(markdown_to_html(publication["abstract"])))
     assert shown(ris["abstract"]) == abstract
     [csl] = reading.csl
