@@ -55,6 +55,11 @@ class Tool:
     then: tuple[str, ...] = ()
 
 
+def on_path(command: str, name: str, purpose: str, package: str | None = None) -> Tool:
+    """A command on PATH that Debian's package of the same name (or `package`) installs."""
+    return Tool(name, purpose, (package or command,), lambda: executable(shutil.which(command)))
+
+
 TOOLS = {
     "chromium": Tool(
         "Chromium",
@@ -62,24 +67,14 @@ TOOLS = {
         ("chromium",),
         lambda: executable(chromium_path()),
     ),
-    "pdftotext": Tool(
-        "pdftotext",
-        "reading the CV PDF back",
-        ("poppler-utils",),
-        lambda: executable(shutil.which("pdftotext")),
-    ),
+    "pdftotext": on_path("pdftotext", "pdftotext", "reading the CV PDF back", "poppler-utils"),
     "weasyprint": Tool(
         "Pango (WeasyPrint)",
         "printing the CV as PDF",
         ("libpango-1.0-0", "libpangoft2-1.0-0", "fonts-dejavu-core"),
         weasyprint_loads,
     ),
-    "java": Tool(
-        "Java",
-        "running the Nu HTML Checker",
-        ("default-jre-headless",),
-        lambda: executable(shutil.which("java")),
-    ),
+    "java": on_path("java", "Java", "running the Nu HTML Checker", "default-jre-headless"),
     "vnu": Tool(
         "vnu.jar",
         "checking every page type's HTML",
@@ -93,30 +88,14 @@ TOOLS = {
         ("texlive-binaries", "texlive-base"),  # bibtex, and plain.bst and abbrv.bst
         lambda: executable(shutil.which("bibtex")) and executable(shutil.which("kpsewhich")),
     ),
-    "biber": Tool(
-        "Biber",
-        "reading the BibTeX export back as biblatex does",
-        ("biber",),
-        lambda: executable(shutil.which("biber")),
-    ),
-    "jing": Tool(
-        "jing",
-        "checking both Atom feeds against RFC 4287's RELAX NG schema",
-        ("jing",),
-        lambda: executable(shutil.which("jing")),
-    ),
-    "xmlsec1": Tool(
+    "biber": on_path("biber", "Biber", "reading the BibTeX export back as biblatex does"),
+    "jing": on_path("jing", "jing", "checking both Atom feeds against RFC 4287's RELAX NG schema"),
+    "xmlsec1": on_path(
+        "xmlsec1",
         "xmlsec1",
         "signing SAML answers in the test identity provider (tests/signin/saml_idp.py)",
-        ("xmlsec1",),
-        lambda: executable(shutil.which("xmlsec1")),
     ),
-    "pandoc": Tool(
-        "pandoc",
-        "reading the BibTeX export back as citeproc does",
-        ("pandoc",),
-        lambda: executable(shutil.which("pandoc")),
-    ),
+    "pandoc": on_path("pandoc", "pandoc", "reading the BibTeX export back as citeproc does"),
 }
 
 
