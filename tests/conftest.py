@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import translation
 from hypothesis import HealthCheck, Phase, settings
 
 # The shared helpers' asserts explain their failures as the tests' own do.
@@ -52,6 +53,17 @@ def _test_settings(settings, tmp_path, request):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's language, whatever ran before it in the same thread: a
+    request under /zh-hans/ leaves Chinese active (LocaleMiddleware activates a language per
+    request and nothing deactivates it), and a test that runs next without a request of its own
+    (tests/base/test_partial_dates.py after tests/pages/test_languages.py) would print Chinese."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session")
