@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/admin_authors.py [--sizes 20 1000 5000] [--runs 3]
 
-The author rows are shown a page at a time (directory/ordered_admin.py); this prints how long
+The author rows are shown a page at a time (base/ordered_admin.py); this prints how long
 the first page and the last page take, and a save that moves the last author to first place.
 A fresh SQLite database in a temporary folder, or the PostgreSQL database DATABASE_URL names.
 """
@@ -35,7 +35,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
-from directory.ordered_admin import ROWS_PER_PAGE  # noqa: E402
+from base.ordered_admin import ROWS_PER_PAGE  # noqa: E402
 from people.models import Person  # noqa: E402
 from publications.models import Authorship, Publication  # noqa: E402
 from tests.admin_pages import change_form_data  # noqa: E402

@@ -23,8 +23,8 @@ from django.core.management.color import no_style
 from django.db import connection, models, transaction
 from django.utils.text import slugify
 
-from directory.models import Lab
-from directory.partial_dates import PartialDate
+from base.models import Lab
+from base.partial_dates import PartialDate
 from news.models import NewsItem
 from people.models import Education, Person, PersonLink, RoleGroup
 from publications.citation_keys import keys_in_order

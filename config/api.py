@@ -12,7 +12,7 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 
-from directory.api import with_choices
+from base.api import with_choices
 from events.api import router as events_router
 from news.api import router as news_router
 from outputs.api import router as outputs_router

@@ -4,7 +4,7 @@ from django.contrib.staticfiles.apps import StaticFilesConfig
 
 class ConfigConfig(AppConfig):
     """The project package, installed for its one command (`seed`), which loads every app's
-    fixtures. It defines no models: the site's own settings row lives in the base, `directory`."""
+    fixtures. It defines no models: the site's own settings row lives in the base (`base/`, app label `directory`)."""
 
     name = "config"
     verbose_name = "Project"

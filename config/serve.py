@@ -27,7 +27,7 @@ def server_command(*, host: str, port: int) -> list[str]:
         *(sys.executable, "-m", "granian", "--interface", "wsgi"),
         *("--host", host, "--port", str(port)),
         # Processes: one per core. Each holds its own copy of the rendered entries and pages
-        # (directory/site_cache.py), so more processes cost memory and cache hits.
+        # (base/site_cache.py), so more processes cost memory and cache hits.
         *("--workers", workers),
         # Requests each process runs in Django at once: a cold page or an editor's CV preview
         # takes one, while the others keep answering. Visitors' CV PDFs are printed by the task

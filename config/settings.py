@@ -140,8 +140,8 @@ INSTALLED_APPS = [
     # The project package, for its commands: first, so that its createsuperuser (which checks
     # the password validators with --noinput too) replaces django.contrib.auth's.
     "config",
-    # django.contrib.admin, with the lab's admin site (directory/admin_site.py).
-    "directory.apps.LabAdminConfig",
+    # django.contrib.admin, with the lab's admin site (base/admin_site.py).
+    "base.apps.LabAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -164,9 +164,9 @@ INSTALLED_APPS = [
     "allauth.socialaccount",
     "allauth.socialaccount.providers.openid_connect",
     "allauth.socialaccount.providers.saml",
-    # The shared base (app label kept from the first version, so no migration moves), then the
-    # apps from the bottom up.
-    "directory",
+    # The shared base (its app label, `directory`, kept from the first version, so no migration
+    # moves), then the apps from the bottom up.
+    "base",
     "people",
     "signin",
     "publications",
@@ -185,7 +185,7 @@ MIDDLEWARE = [
     "config.middleware.ApiJsonErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and the views: a 304 or a cached page costs one or two cache reads.
-    "directory.site_cache.SiteCacheMiddleware",
+    "base.site_cache.SiteCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language from the address (/zh-hans/...), never from the browser: after the page
     # cache, whose keys hold the address; before CommonMiddleware, as Django asks.
@@ -249,7 +249,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The public pages are kept whole in this cache, keyed by a site-wide change stamp that any save
-# moves (directory/site_cache.py). By default a folder of files, which the app server processes
+# moves (base/site_cache.py). By default a folder of files, which the app server processes
 # of one machine share; with several machines, a Redis server they all use (CACHE_URL=redis://).
 # Keys are prefixed by the database, so two sites sharing a cache server never mix pages.
 _database = DATABASES["default"]
@@ -274,14 +274,14 @@ SITE_CACHE_TIMEOUT = env_int("SITE_CACHE_TIMEOUT", 24 * 3600)
 SITE_CACHE_LOCAL_PAGES = env_int("SITE_CACHE_LOCAL_PAGES", 100)
 # Publication list entries (about 5 KB each as UTF-8, more with a long abstract), and apart as
 # many BibTeX entries, each process keeps rendered: a page rendered anew renders only the
-# entries no list has shown since the last change (directory.site_cache.cached_each).
+# entries no list has shown since the last change (base.site_cache.cached_each).
 SITE_CACHE_LOCAL_ENTRIES = env_int("SITE_CACHE_LOCAL_ENTRIES", 5_000)
 # The parts of papers' pages (three a paper, about 45 KB a paper with its related papers'
 # entries and its Cite block) each process keeps rendered (pages.views.publications.publication).
 SITE_CACHE_LOCAL_PAPER_PAGES = env_int("SITE_CACHE_LOCAL_PAPER_PAGES", 1_500)
 # Counts over many papers (a list's facets and years, a profile's papers per year and
 # co-authors) are shown as they were for at most this many seconds after a write moved them,
-# while one process counts them anew after its answer (directory/caches.py, lags).
+# while one process counts them anew after its answer (base/caches.py, lags).
 SITE_CACHE_LAG_SECONDS = env_int("SITE_CACHE_LAG_SECONDS", 60)
 SITE_CACHE_EXCLUDED_PATHS = [
     "/admin/",
@@ -406,7 +406,7 @@ IDENTIFIER_SERVICE_URLS = {
 # (README, "Scheduled tasks"), queues a check of each member with an ORCID iD or a dblp link
 # not checked for this many hours, so the timer may run it more often than that.
 WORKS_CHECK_INTERVAL_HOURS = env_int("WORKS_CHECK_INTERVAL_HOURS", 24 * 7)
-# Visitors' CV PDFs are printed by the task worker (directory/pdf_renders.py); a signed-in
+# Visitors' CV PDFs are printed by the task worker (base/pdf_renders.py); a signed-in
 # member's or editor's preview is printed in the request, at most this many at once in each
 # process (each takes seconds of a CPU and a server thread), 503 with Retry-After beyond.
 CV_PDF_MAX_CONCURRENT_RENDERS = env_int("CV_PDF_MAX_CONCURRENT_RENDERS", 1)

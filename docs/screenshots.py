@@ -24,7 +24,7 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, runserver  # noqa: E
 from tests.live_site import manage, prepare_site, site_environment  # noqa: E402
 
 SAMPLE_CONTENT = """
-from directory.models import Lab
+from base.models import Lab
 from publications.models import Publication
 lab = Lab.objects.current()
 lab.name = "Example Systems Lab"
@@ -55,8 +55,8 @@ import io
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image, ImageDraw
-from directory import identity
-from directory.models import Lab
+from base import identity
+from base.models import Lab
 from people.models import Person
 from people.photos import clean_photo, save_photo
 
@@ -94,7 +94,7 @@ SAMPLE_PICTURES = """
 import io
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image, ImageDraw
-from directory.illustrations import clean_illustration, save_with_image
+from base.illustrations import clean_illustration, save_with_image
 from news.models import NewsItem
 from people.models import Membership, Person, ResearchGroup
 from publications.models import Publication

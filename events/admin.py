@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.db import models
 from django.utils import timezone
 
-from directory.roles import is_editor, person_of
-from directory.scoped_admin import MemberScopedAdmin
+from base.roles import is_editor, person_of
+from base.scoped_admin import MemberScopedAdmin
 from events.models import Event, known_time_zones
 
 
@@ -56,7 +56,7 @@ class EventForm(forms.ModelForm):
 @admin.register(Event)
 class EventAdmin(MemberScopedAdmin):
     """Editors edit every talk and event; a member adds and edits the talks they give
-    (directory/scoped_admin.py)."""
+    (base/scoped_admin.py)."""
 
     form = EventForm
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
-from directory.api import (
+from base.api import (
     ERRORS,
     NamedPageOut,
     PageOut,
@@ -15,7 +15,7 @@ from directory.api import (
     filtered_page,
     page_link,
 )
-from directory.site_cache import true_until
+from base.site_cache import true_until
 from events.filters import EventFilter
 from events.models import Event
 

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy
 
-from directory.filters import ChoiceFilter, FilterSet, MultipleChoiceFilter
+from base.filters import ChoiceFilter, FilterSet, MultipleChoiceFilter
 from events.models import Event
 from people.models import Person, ResearchGroup
 from publications.filters import (

@@ -11,9 +11,9 @@ from django.db.models.functions import ExtractYear
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import PublicPage
-from directory.querysets import PublishableQuerySet
+from base.markdown import MarkdownField, RenderedMarkdownField
+from base.models import PublicPage
+from base.querysets import PublishableQuerySet
 from people.models import Person, Researcher, ResearchGroup
 from publications.models import Publication
 
@@ -177,7 +177,7 @@ class Event(PublicPage):
         return self.title
 
     def cache_scopes(self) -> set[str]:
-        """What a write of an event may change (directory/caches.py): whole pages only (the
+        """What a write of an event may change (base/caches.py): whole pages only (the
         site's stamp moves with every write), no kept part of a paper's or a person's page."""
         return {"events"}
 

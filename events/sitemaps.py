@@ -1,4 +1,4 @@
-from directory.sitemaps import PublishedSitemap
+from base.sitemaps import PublishedSitemap
 from events.models import Event
 
 

@@ -1,8 +1,8 @@
 """schema.org JSON-LD for an event's page: an `Event`, with its times in its own time zone
 (ISO 8601 with the offset), where it happens and who speaks."""
 
-from directory.markdown import plain_text
-from directory.structured_data import described
+from base.markdown import plain_text
+from base.structured_data import described
 from events.models import Event
 from people.structured_data import person_reference
 

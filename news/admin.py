@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from directory.illustrations import IllustratedAdmin
+from base.illustrations import IllustratedAdmin
 from news.models import NewsItem
 
 

@@ -4,7 +4,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
-from directory.api import (
+from base.api import (
     ERRORS,
     NamedPageOut,
     PageOut,

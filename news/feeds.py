@@ -4,7 +4,7 @@ import datetime
 
 from django.urls import reverse
 
-from directory.partial_dates import DatePrecision
+from base.partial_dates import DatePrecision
 from news.filters import NewsFilter
 from news.models import NewsItem
 from publications.feeds import FilteredFeed

@@ -2,9 +2,9 @@ from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy
 
-from directory.filters import ChoiceFilter, FilterSet, SearchFilter, YearFilter
-from directory.site_cache import cached
-from directory.text import folded_matches, search_terms
+from base.filters import ChoiceFilter, FilterSet, SearchFilter, YearFilter
+from base.site_cache import cached
+from base.text import folded_matches, search_terms
 from news.models import NewsItem
 from people.models import Person, ResearchGroup
 from publications.filters import published_choices

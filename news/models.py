@@ -3,11 +3,11 @@ from django.db.models.functions import Substr
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
-from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import Illustrated, PublicPage, image_has_alt_text
-from directory.partial_dates import PartialDateField, year_of
-from directory.querysets import PublishableQuerySet
-from directory.renditions import Shape
+from base.markdown import MarkdownField, RenderedMarkdownField
+from base.models import Illustrated, PublicPage, image_has_alt_text
+from base.partial_dates import PartialDateField, year_of
+from base.querysets import PublishableQuerySet
+from base.renditions import Shape
 from people.models import Person, ResearchGroup, covers_year
 from publications.models import Publication
 

@@ -1,4 +1,4 @@
-from directory.sitemaps import PublishedSitemap
+from base.sitemaps import PublishedSitemap
 from news.models import NewsItem
 
 

@@ -2,9 +2,9 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from directory.ordered_admin import OrderedRowFormSet, OrderedTabularInline
-from directory.roles import is_editor, person_of
-from directory.scoped_admin import MemberScopedAdmin
+from base.ordered_admin import OrderedRowFormSet, OrderedTabularInline
+from base.roles import is_editor, person_of
+from base.scoped_admin import MemberScopedAdmin
 from outputs.models import Output, OutputCreator
 
 

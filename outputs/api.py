@@ -5,7 +5,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
-from directory.api import ERRORS, NamedPageOut, PageOut, filter_parameters, filtered_page, page_link
+from base.api import ERRORS, NamedPageOut, PageOut, filter_parameters, filtered_page, page_link
 from outputs.filters import OutputFilter
 from outputs.models import Output
 

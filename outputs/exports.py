@@ -11,9 +11,9 @@ import json
 import textwrap
 from collections.abc import Iterable
 
-from directory.identifiers import orcid_url
-from directory.markdown import plain_text
-from directory.validation import without_control_characters
+from base.identifiers import orcid_url
+from base.markdown import plain_text
+from base.validation import without_control_characters
 from outputs.models import Output
 from people.names import split_name
 from publications.citation_keys import base_citation_key

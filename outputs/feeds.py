@@ -5,7 +5,7 @@ import datetime
 
 from django.urls import reverse
 
-from directory.partial_dates import DatePrecision
+from base.partial_dates import DatePrecision
 from outputs.filters import OutputFilter
 from outputs.models import Output
 from publications.feeds import FilteredFeed

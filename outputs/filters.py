@@ -6,9 +6,9 @@ from django import forms
 from django.db.models import Count
 from django.utils.translation import gettext, gettext_lazy
 
-from directory.filters import FilterSet, MultipleChoiceFilter, SearchFilter, YearFilter
-from directory.site_cache import cached
-from directory.text import folded_matches, search_terms
+from base.filters import FilterSet, MultipleChoiceFilter, SearchFilter, YearFilter
+from base.site_cache import cached
+from base.text import folded_matches, search_terms
 from outputs.models import Output, OutputCreator
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.filters import Facet, facet, published_choices

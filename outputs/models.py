@@ -10,11 +10,11 @@ from django.db import models
 from django.db.models.functions import Substr
 from simple_history.models import HistoricalRecords
 
-from directory.identifiers import DoiField
-from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import OrderedRow, PublicPage
-from directory.partial_dates import PartialDateField
-from directory.querysets import PublishableQuerySet
+from base.identifiers import DoiField
+from base.markdown import MarkdownField, RenderedMarkdownField
+from base.models import OrderedRow, PublicPage
+from base.partial_dates import PartialDateField
+from base.querysets import PublishableQuerySet
 from outputs.licences import canonical_licence, validate_licence
 from people.models import Person, ResearchArea, Researcher, ResearchGroup
 from publications.models import Publication

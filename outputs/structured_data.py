@@ -2,8 +2,8 @@
 
 from django.http import HttpRequest
 
-from directory.markdown import plain_text
-from directory.structured_data import described
+from base.markdown import plain_text
+from base.structured_data import described
 from outputs.exports import spdx_url
 from outputs.models import Output
 from people.structured_data import orcid_identity

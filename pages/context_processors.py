@@ -1,8 +1,8 @@
 from django.db.models import Exists
 from django.utils.functional import SimpleLazyObject
 
-from directory import site_cache
-from directory.models import Lab
+from base import site_cache
+from base.models import Lab
 from events.models import Event
 from people.models import ResearchArea, ResearchGroup
 
@@ -34,7 +34,7 @@ def lab(request):
 
 
 def fragments(request):
-    """What `{% cache %}` keeps the parts of a page under (directory/caches.py lists them):
+    """What `{% cache %}` keeps the parts of a page under (base/caches.py lists them):
     `fragment_timeout`, 0 (nothing kept) under DEBUG, so a template edited under runserver
     shows at once, or while the request's transaction has written (its stamp has not moved);
     and `fragment_release`, the code's version and the page's language. Each fragment adds the stamp its data was made

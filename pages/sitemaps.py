@@ -6,7 +6,7 @@ No `lastmod`: nothing records when a row was last edited, and a guessed date mis
 
 from django.urls import reverse
 
-from directory.sitemaps import LanguagesSitemap
+from base.sitemaps import LanguagesSitemap
 from events.models import Event
 from events.sitemaps import EventSitemap
 from news.sitemaps import NewsItemSitemap

@@ -4,7 +4,7 @@ from django.http import Http404
 from django.utils import translation
 from django_tasks import task
 
-from directory.pdf_renders import VisitorRequest, print_for_visitors
+from base.pdf_renders import VisitorRequest, print_for_visitors
 from pages.views.people import cv_pdf_document, cv_scopes
 from people.models import Person
 
@@ -12,7 +12,7 @@ from people.models import Person
 @task()
 def print_cv_pdf(url: str, slug: str) -> str:
     """A visitor's CV PDF, queued by /people/<slug>/cv.pdf (`url`) when no copy was kept for
-    the site as it is: printed and kept for visitors (directory/pdf_renders.py)."""
+    the site as it is: printed and kept for visitors (base/pdf_renders.py)."""
     request = VisitorRequest(url)
     pk = Person.objects.filter(slug=slug).values_list("pk", flat=True).first()
     if pk is None:

@@ -15,11 +15,11 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext
 
-from directory.history import HistoryAdmin
-from directory.illustrations import IllustratedAdmin
-from directory.ordered_admin import OrderedStackedInline, OrderedTabularInline
-from directory.roles import is_editor, person_of
-from directory.scoped_admin import MemberScopedAdmin, ReadOnlyAdmin
+from base.history import HistoryAdmin
+from base.illustrations import IllustratedAdmin
+from base.ordered_admin import OrderedStackedInline, OrderedTabularInline
+from base.roles import is_editor, person_of
+from base.scoped_admin import MemberScopedAdmin, ReadOnlyAdmin
 from people import photos
 from people.forms import ExternalPersonForm, PersonForm
 from people.models import (

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from ninja import Field, Query, Router, Schema
 
-from directory.api import (
+from base.api import (
     ERRORS,
     NamedPageOut,
     PageOut,

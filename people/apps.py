@@ -9,7 +9,7 @@ class PeopleConfig(AppConfig):
         from people.models import Person
         from people.models.profile import save_identity_of_loaded_profile
 
-        # After directory's validation (its app is listed first), before the profile's row.
+        # After the base's validation (its app is listed first), before the profile's row.
         pre_save.connect(
             save_identity_of_loaded_profile,
             sender=Person,

@@ -9,7 +9,7 @@ import colorsys
 import unicodedata
 import zlib
 
-from directory.colours import contrast, parse_hex, to_hex
+from base.colours import contrast, parse_hex, to_hex
 
 GOLDEN_ANGLE = 137.50776405  # degrees: consecutive people land far apart on the colour wheel
 # The initials need a contrast of at least 4.5:1 (WCAG AA) on their tint.

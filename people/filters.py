@@ -3,8 +3,8 @@ from typing import NamedTuple
 from django.db.models import Count
 from django.utils.translation import gettext_lazy
 
-from directory.filters import ChoiceFilter, FilterSet, SearchFilter
-from directory.text import folded_matches, search_terms
+from base.filters import ChoiceFilter, FilterSet, SearchFilter
+from base.text import folded_matches, search_terms
 from people.models import Membership, Person, ResearchArea, ResearchGroup, RoleGroup
 
 # What a visitor reads on a person's card and profile, searched as one text.
@@ -31,7 +31,7 @@ def search_people(queryset, name, value):
     name, aliases, position, affiliations, interests, areas, education, experience, awards.
     "Hang" finds Hang Zhu, not the "hang" inside "Zhang"; "Tsinghua" finds its alumni.
 
-    Folded in Python (directory/text.py), as the stored paper texts are, so case and accents
+    Folded in Python (base/text.py), as the stored paper texts are, so case and accents
     fold alike on every database: people are a few hundred rows at most, read in one query
     whatever the number of words."""
     return _folded_search(queryset, PERSON_SEARCH_FIELDS, value)

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 
-from directory.text import fold
+from base.text import fold
 
 PUNCTUATION = re.compile(r"[.,*†‡§¶#]")
 

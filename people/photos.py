@@ -13,9 +13,9 @@ from django.core.files import File
 from django.core.files.base import ContentFile
 from PIL import Image
 
-from directory import renditions as shared
-from directory.images import decode_upload, refuse_larger_than
-from directory.renditions import DENSITIES, RENDITION_FORMATS, Shape
+from base import renditions as shared
+from base.images import decode_upload, refuse_larger_than
+from base.renditions import DENSITIES, RENDITION_FORMATS, Shape
 from people.models import Person
 
 __all__ = ["DENSITIES", "PORTRAIT_SIZES", "RENDITION_FORMATS", "clean_photo", "save_photo"]
@@ -27,7 +27,7 @@ LONGEST_SIDE = shared.LONGEST_SIDE
 THUMBNAIL_SIZE = 192
 LARGE_THUMBNAIL_SIZE = 384
 # Square renditions at 1x, 2x and 3x of the size each portrait is shown at (CSS pixels): the
-# cards' round portrait and the profile's (directory/renditions.py makes and stores them).
+# cards' round portrait and the profile's (base/renditions.py makes and stores them).
 PORTRAIT_SIZES = {"card": 112, "profile": 160}
 PORTRAIT_SHAPES = {use: Shape(size, size) for use, size in PORTRAIT_SIZES.items()}
 
@@ -39,7 +39,7 @@ class CleanPhoto:
     photo: bytes
     thumbnail: bytes
     large_thumbnail: bytes
-    # The portraits' renditions (directory/renditions.py), see PORTRAIT_SIZES.
+    # The portraits' renditions (base/renditions.py), see PORTRAIT_SIZES.
     portraits: shared.CleanImage | None = None
     stem: str = field(default_factory=lambda: uuid.uuid4().hex)
 
@@ -51,7 +51,7 @@ class CleanPhoto:
 def clean_photo(*, upload: File) -> CleanPhoto:
     """Checks an uploaded photo and re-encodes it, or raises ValidationError saying why not.
 
-    The size first; then directory.images decodes it (codes: too_large, not_an_image,
+    The size first; then base.images decodes it (codes: too_large, not_an_image,
     too_many_pixels, damaged).
     """
     refuse_larger_than(upload, settings.PHOTO_MAX_BYTES, noun="photo")

@@ -23,7 +23,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from simple_history.utils import bulk_update_with_history
 
-from directory.roles import MEMBER_LOGINS_GROUP, is_editor
+from base.roles import MEMBER_LOGINS_GROUP, is_editor
 from people.models import ExternalPerson, IdentityChange, KnownByNames, Person, Researcher
 from people.names import normalize_name
 

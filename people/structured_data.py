@@ -1,7 +1,7 @@
 """schema.org JSON-LD for a profile (Person), and for a person named elsewhere (an author)."""
 
-from directory.identifiers import orcid_url
-from directory.structured_data import described
+from base.identifiers import orcid_url
+from base.structured_data import described
 from people.models import ExternalPerson, Person
 from people.names import split_name
 

@@ -10,12 +10,12 @@ from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 
-from directory.history import HistoryAdmin
-from directory.illustrations import IllustratedAdmin
-from directory.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTabularInline
-from directory.roles import is_editor, person_of
-from directory.scoped_admin import MemberScopedAdmin
-from directory.versions import record_snapshot
+from base.history import HistoryAdmin
+from base.illustrations import IllustratedAdmin
+from base.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTabularInline
+from base.roles import is_editor, person_of
+from base.scoped_admin import MemberScopedAdmin
+from base.versions import record_snapshot
 from people.models import Person, Researcher
 from people.names import normalize_name
 from publications.bibtex import VenueIndex

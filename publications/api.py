@@ -6,7 +6,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
-from directory.api import (
+from base.api import (
     ERRORS,
     PageOut,
     PageQuery,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from django.db.models import OuterRef, Subquery
 
-from directory.text import fold
+from base.text import fold
 from people.names import split_name
 from publications.models import CITATION_KEY_MAX_LENGTH, Authorship, Publication
 

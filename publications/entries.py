@@ -5,7 +5,7 @@ authors, badges, links, abstract, COinS span and "Cite" block with the paper's B
 about 2 ms each to load and render, so 50 of them cost 100 ms where the rest of /publications/
 costs 20. An entry depends only on its paper, the rows it shows (venue, authors and whether each
 is a published member, awards, links) and the site's address, so it is kept per paper until the
-next change of that paper (directory.site_cache.cached_each) and a page rendered anew (another filter, another
+next change of that paper (base.site_cache.cached_each) and a page rendered anew (another filter, another
 page number) renders only the papers no list has shown since.
 
 A list hands its papers over as `Listed` rows (its ids and years: one query that loads no
@@ -19,7 +19,7 @@ from django.http import HttpRequest
 from django.template import Context
 from django.template.loader import get_template
 
-from directory.site_cache import cached_each
+from base.site_cache import cached_each
 from publications import exports
 from publications.models import Publication, PublicationQuerySet
 

@@ -29,9 +29,9 @@ from django.db.models import Model, QuerySet
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from directory.markdown import plain_text
-from directory.site_cache import cached_each
-from directory.validation import strip_control_characters, without_control_characters
+from base.markdown import plain_text
+from base.site_cache import cached_each
+from base.validation import strip_control_characters, without_control_characters
 from people.names import split_name
 from publications.citation_keys import base_citation_key, citation_keys
 from publications.models import Publication, PublicationLink, PublicationQuerySet, Venue
@@ -437,7 +437,7 @@ def _latex_character(character: str) -> str:
 
     pylatexenc's table loses letters: Greek capitals become Latin ones ("Α" is written "A"),
     most Cyrillic letters vanish, "·" reads back as "˙". The property tests found these
-    (tests/test_properties_text_everywhere.py)."""
+    (tests/pages/test_properties_text_everywhere.py)."""
     if character in LATEX_LIGATURES:
         return LATEX_LIGATURES[character]
     if character in LATEX_SPECIALS:

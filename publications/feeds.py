@@ -8,9 +8,9 @@ from django.db.models.functions import Coalesce, Now
 from django.http import HttpResponse
 from django.urls import reverse
 
-from directory.feeds import XmlSafeAtom1Feed
-from directory.filters import FilterSet
-from directory.models import Lab
+from base.feeds import XmlSafeAtom1Feed
+from base.filters import FilterSet
+from base.models import Lab
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
 

@@ -16,7 +16,7 @@ from django.db.models.functions import Concat, StrIndex, Substr
 from django.utils.translation import gettext, gettext_lazy
 from django_stubs_ext import StrOrPromise
 
-from directory.filters import (
+from base.filters import (
     ChoiceFilter,
     FilterForm,
     FilterSet,
@@ -26,8 +26,8 @@ from directory.filters import (
     YearFilter,
     canonical_choice,
 )
-from directory.partial_dates import FIRST_YEAR, LAST_YEAR
-from directory.text import search_terms, word_start
+from base.partial_dates import FIRST_YEAR, LAST_YEAR
+from base.text import search_terms, word_start
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.models import (
     TITLE_SEARCH_VECTOR,
@@ -49,7 +49,7 @@ class MultipleIntegerField(forms.Field):
     widget = forms.MultipleHiddenInput
     combines_repeated_values = True
     default_error_messages = {"invalid": "“%(value)s” is not a year."}
-    # Its bounds, which the API's schema declares too (directory/api.py).
+    # Its bounds, which the API's schema declares too (base/api.py).
     min_value, max_value = FIRST_YEAR, LAST_YEAR
 
     def to_python(self, value):

@@ -10,10 +10,10 @@ from django.db import models, transaction
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
-from directory.colours import validate_badge_colour
-from directory.identifiers import DoiField
-from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import (
+from base.colours import validate_badge_colour
+from base.identifiers import DoiField
+from base.markdown import MarkdownField, RenderedMarkdownField
+from base.models import (
     Illustrated,
     OrderedRow,
     OrderedRowQuerySet,
@@ -21,11 +21,11 @@ from directory.models import (
     WebLink,
     image_has_alt_text,
 )
-from directory.partial_dates import YEAR_VALIDATORS
-from directory.querysets import PublishableQuerySet, SiteQuerySet
-from directory.renditions import Shape
-from directory.roles import EDIT_ALL_CODENAME
-from directory.validation import ValidatedModel, validate_visible_name
+from base.partial_dates import YEAR_VALIDATORS
+from base.querysets import PublishableQuerySet, SiteQuerySet
+from base.renditions import Shape
+from base.roles import EDIT_ALL_CODENAME
+from base.validation import ValidatedModel, validate_visible_name
 from people.models import (
     ExternalPerson,
     Membership,
@@ -452,7 +452,7 @@ class Publication(PublicPage, Illustrated):
     )
 
     def cache_scopes(self) -> set[str]:
-        """What a write of this paper may change on public pages (directory/caches.py): its own
+        """What a write of this paper may change on public pages (base/caches.py): its own
         rows, the papers of each member among its authors, the lists. One query."""
         return paper_scopes(self.pk)
 
@@ -538,7 +538,7 @@ class PublicationPart(OrderedRow):
 
 
 def paper_scopes(pk: int) -> set[str]:
-    """The scopes a write of the paper `pk` or of one of its parts moves (directory/caches.py):
+    """The scopes a write of the paper `pk` or of one of its parts moves (base/caches.py):
     the paper, the papers of each member among its authors, and the lists. One query."""
     people = Authorship.objects.filter(
         publication_id=pk, researcher__profile__isnull=False

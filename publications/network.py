@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db import models
 from django.urls import reverse
 
-from directory.networks import Edge, NetworkDrawing, Node, draw_network
+from base.networks import Edge, NetworkDrawing, Node, draw_network
 from people.models import Person
 from publications.models import CoauthorPair
 

@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from directory import caches
-from directory.site_cache import note_change
-from directory.text import fold
+from base import caches
+from base.site_cache import note_change
+from base.text import fold
 from publications.models import Publication
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ MIN_PAPERS_PER_WORD = 2
 RELATED_SHOWN = 5
 # Fewer papers than this make no model: nothing to relate.
 MIN_PAPERS = 3
-# The scope a new model moves (directory/caches.py): the paper pages that show its choices.
+# The scope a new model moves (base/caches.py): the paper pages that show its choices.
 MODEL_SCOPE = "related-model"
 
 # Words that say nothing about a topic (English function words, and the words every abstract

@@ -3,7 +3,7 @@ of one table (or, on PostgreSQL, one lookup in a trigram index) rather than a sc
 author row joined to its paper.
 
 `Publication.search_text` is the title, then each author's name, one per line, folded
-(directory/text.py: no case, no accents), so that "uber" finds "Über" on SQLite as on PostgreSQL:
+(base/text.py: no case, no accents), so that "uber" finds "Über" on SQLite as on PostgreSQL:
 a search folds its words the same way. It is set when a
 paper or its authors are saved (publications/receivers.py), by the migration that added it, and
 by writes that bypass signals (the BibTeX import's bulk insert, the benchmark's data set).
@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
-from directory.text import fold
+from base.text import fold
 from publications.models import Authorship, Publication
 
 

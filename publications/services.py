@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from directory.versions import record_snapshot
+from base.versions import record_snapshot
 from people.models import ExternalPerson, Person
 from people.names import normalize_name
 from publications.models import Authorship, Claim, Publication

@@ -1,8 +1,8 @@
 """schema.org JSON-LD for a publication's page (ScholarlyArticle). The Highwire Press
 `citation_*` tags Google Scholar reads are plain <meta> tags in the publication template."""
 
-from directory.markdown import plain_text
-from directory.structured_data import described
+from base.markdown import plain_text
+from base.structured_data import described
 from people.structured_data import person_reference
 from publications.exports import equal_contribution_note
 from publications.models import Publication, Venue

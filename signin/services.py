@@ -13,8 +13,8 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.http import HttpRequest
 
-from directory.identifiers import normalize_orcid
-from directory.roles import EDIT_ALL_CODENAME, MEMBER_LOGINS_GROUP
+from base.identifiers import normalize_orcid
+from base.roles import EDIT_ALL_CODENAME, MEMBER_LOGINS_GROUP
 from people.models import Person
 from people.services import let_login_edit_profile, save_with_history
 from signin.roles import Role, RoleMapping, claim_values, role_for
@@ -29,7 +29,7 @@ def claims_of(extra_data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def editors_group() -> Group:
-    """The group granting the editor's permission (directory/roles.py), found by the permission
+    """The group granting the editor's permission (base/roles.py), found by the permission
     rather than by its name."""
     group = Group.objects.filter(
         permissions__codename=EDIT_ALL_CODENAME, permissions__content_type__app_label="directory"

@@ -1,4 +1,4 @@
-"""A site with a past, for the backup round trip (tests/test_backup_restore.py): the seeded
+"""A site with a past, for the backup round trip (tests/base/test_backup_restore.py): the seeded
 profiles, then edits kept in the history, drafts, a publication deleted for good, another deleted
 and recovered from its history as the admin's "Recover deleted" does, and real photos.
 

@@ -57,7 +57,8 @@ class parametrize:
     case's id (`test_a_page_that_does_not_exist_is_a_404__negative`).
 
     The methods are written when the class is made (`__set_name__`), so subclasses inherit
-    them: a class of many rows can reuse the tests of its parent class of few.
+    them: a class of many rows can reuse the tests of its parent class of few. pytest's own mark
+    does not reach unittest classes, so this stays (docs/decisions/test-parametrize.md).
     """
 
     def __init__(

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, Phase, settings
 # The shared helpers' asserts explain their failures as the tests' own do.
 pytest.register_assert_rewrite("tests.cases", "tests.factories")
 
-from directory import site_cache  # noqa: E402
+from base import site_cache  # noqa: E402
 from tests import tools  # noqa: E402
 from tests.cases import make_editor  # noqa: E402
 from tests.live_site import manage, site_environment  # noqa: E402
@@ -29,7 +29,7 @@ def pytest_terminal_summary(terminalreporter):
 def _test_settings(settings, tmp_path, request):
     """Uploads go to a temporary folder; static files need no collectstatic step; passwords
     hash fast (tests make many logins); each test has a cache of its own, so no page cached
-    in one test is served in another (directory/site_cache.py)."""
+    in one test is served in another (base/site_cache.py)."""
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -41,7 +41,7 @@ def _test_settings(settings, tmp_path, request):
     # with DEBUG); tests about rendering anew turn it off themselves.
     settings.SITE_CACHE = True
     # Counts exact on the next request after a write; the tests of counts served late while
-    # they are counted anew (directory/caches.py, lags) set the production bound themselves.
+    # they are counted anew (base/caches.py, lags) set the production bound themselves.
     settings.SITE_CACHE_LAG_SECONDS = 0
     # This process's copies of kept values (list entries, BibTeX entries) start empty too: the
     # next test's rows may reuse a rolled-back test's ids.

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from directory.models import Lab
+from base.models import Lab
 from events.models import Event
 from news.models import NewsItem
 from people.models import Person, RoleGroup

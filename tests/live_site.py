@@ -2,7 +2,7 @@
 staff who sign in and save the admin's forms over HTTP as a browser would. The server is the
 HTTP benchmark's (benchmarks/http.py).
 
-Used by the test of concurrent admin saves (tests/test_concurrent_admin_saves.py) and by the
+Used by the test of concurrent admin saves (tests/config/test_concurrent_admin_saves.py) and by the
 load script (benchmarks/load.py).
 """
 

@@ -15,7 +15,7 @@ def run_worker() -> None:
 
 
 def visitor_pdf(client, path: str):
-    """A visitor's PDF (directory/pdf_renders.py): asked for, which queues its print, printed by
+    """A visitor's PDF (base/pdf_renders.py): asked for, which queues its print, printed by
     the worker, asked for again."""
     response = client.get(path)
     if response.status_code == 503:

@@ -1,5 +1,5 @@
 """Text stored before the rules of issue 22 is mended, each change printed
-(directory/mending.py): bidirectional controls, noncharacters and surrogates removed, one-line
+(base/mending.py): bidirectional controls, noncharacters and surrogates removed, one-line
 text in NFC, identifiers (ORCID iD, DOI) in their bare form or cleared, direction marks taken
 out of names."""
 
@@ -7,7 +7,7 @@ from django.db import migrations
 
 
 def mend(apps, schema_editor):
-    from directory.mending import mend_rows
+    from base.mending import mend_rows
 
     mend_rows(apps, "news", ['NewsItem'])
 

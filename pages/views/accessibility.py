@@ -1,10 +1,10 @@
 """/accessibility/: the accessibility statement. Its facts (the standard, the page types, screen
-sizes, colour schemes, checks and keyboard journeys) are directory/accessibility.py's, the
+sizes, colour schemes, checks and keyboard journeys) are base/accessibility.py's, the
 list the browser tests run from."""
 
 from django.shortcuts import render
 
-from directory import accessibility
+from base import accessibility
 
 
 def statement(request):

@@ -5,8 +5,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from directory.charts import year_chart
-from directory.site_cache import cached
+from base.charts import year_chart
+from base.site_cache import cached
 from outputs.models import Output
 from pages.views.network import network_context, network_url
 from pages.views.outputs import section_outputs

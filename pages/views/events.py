@@ -3,7 +3,7 @@ calendars (iCalendar) of the site, of a person, of a group and of one event.
 
 Which events are upcoming changes with the time, not with a write: every page that splits
 them says until when it stays true (`site_cache.true_until`: the soonest end of an upcoming
-event it counts), and the page cache keeps it no longer (directory/site_cache.py)."""
+event it counts), and the page cache keeps it no longer (base/site_cache.py)."""
 
 import datetime
 from dataclasses import dataclass
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from directory.models import Lab
-from directory.pagination import paginate
-from directory.site_cache import true_until
-from directory.structured_data import json_ld_script
+from base.models import Lab
+from base.pagination import paginate
+from base.site_cache import true_until
+from base.structured_data import json_ld_script
 from events.calendars import CALENDAR_EVENTS, calendar_response, with_change_time
 from events.filters import EventFilter, event_facets
 from events.models import Event, EventQuerySet

@@ -7,7 +7,7 @@ from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from directory.site_cache import true_until
+from base.site_cache import true_until
 from events.models import Event
 from news.models import NewsItem
 from outputs.models import Output

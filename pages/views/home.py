@@ -15,8 +15,8 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
-from directory import identity
-from directory.site_cache import cached
+from base import identity
+from base.site_cache import cached
 from news.models import NewsItem
 from pages.context_processors import current_lab
 from people.models import Person
@@ -67,7 +67,7 @@ def favicon(request):
 
 @require_safe
 def identity_css(request):
-    """The lab's accent colour and type scale as custom properties (directory/identity.py): a
+    """The lab's accent colour and type scale as custom properties (base/identity.py): a
     stylesheet, not an inline style, so the Content-Security-Policy can forbid inline styles.
     Its address carries the identity's stamp, so an address that names the current stamp is
     kept for a year; any other is answered afresh and kept only briefly."""

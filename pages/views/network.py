@@ -9,8 +9,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from directory.partial_dates import FIRST_YEAR, LAST_YEAR
-from directory.site_cache import kept
+from base.partial_dates import FIRST_YEAR, LAST_YEAR
+from base.site_cache import kept
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.filters import PublicationFilterForm
 from publications.models import CoauthorPair, Publication
@@ -38,7 +38,7 @@ def network_context(
     """The network of `publications` (`scope`'s: the lab's, a person's, a group's or an
     area's) in `years`, ready for includes/coauthor_network.html: kept until a change of the
     papers or of anyone's name, and right after one shown as it was while it is counted anew
-    (at most SITE_CACHE_LAG_SECONDS, directory/caches.py), so a page shows it at no query and
+    (at most SITE_CACHE_LAG_SECONDS, base/caches.py), so a page shows it at no query and
     an edit does not wait for the count. The lab's and a person's are read from the pair rows
     alone (every published paper, or the person's)."""
     kind, pk = scope

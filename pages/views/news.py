@@ -1,6 +1,6 @@
 from django.shortcuts import get_object_or_404, render
 
-from directory.pagination import paginate
+from base.pagination import paginate
 from news.filters import NewsFilter
 from news.models import NewsItem
 from publications.entries import listed

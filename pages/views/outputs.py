@@ -5,9 +5,9 @@ import json
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from directory.pagination import paginate
-from directory.site_cache import cached
-from directory.structured_data import json_ld_script
+from base.pagination import paginate
+from base.site_cache import cached
+from base.structured_data import json_ld_script
 from outputs import exports
 from outputs.filters import OutputFilter, facets
 from outputs.models import Output

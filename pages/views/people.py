@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
-from directory.charts import year_chart
-from directory.filters import canonical_choice
-from directory.pdf_renders import pdf_response
-from directory.site_cache import cached, kept, true_until
+from base.charts import year_chart
+from base.filters import canonical_choice
+from base.pdf_renders import pdf_response
+from base.site_cache import cached, kept, true_until
 from events.models import Event
 from news.models import NewsItem
 from outputs.models import Output
@@ -220,7 +220,7 @@ def cv(request, slug):
 
 def cv_pdf(request, slug):
     """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint; for
-    visitors by the task worker, once per change (directory/pdf_renders.py)."""
+    visitors by the task worker, once per change (base/pdf_renders.py)."""
     pk = Person.objects.visible_to(request.user).filter(slug=slug).values_list("pk").first()
     if pk is None:
         raise Http404("No such person.")  # before anything is queued for an address
@@ -239,7 +239,7 @@ def cv_pdf(request, slug):
 
 
 def cv_scopes(pk: int) -> set[str]:
-    """What a CV shows: the member's own rows, their papers, and names (directory/caches.py).
+    """What a CV shows: the member's own rows, their papers, and names (base/caches.py).
     A save of another member's paper keeps their PDF."""
     return {f"person:{pk}", f"papers-of:{pk}", "people"}
 
@@ -250,6 +250,6 @@ def cv_pdf_document(request, slug) -> bytes:
     html = render_to_string("people/person_cv.html", context, request=request)
     # Imported here: WeasyPrint loads Pango when imported, and a site without it serves
     # every other page.
-    from directory.documents import pdf_from_html
+    from base.documents import pdf_from_html
 
     return pdf_from_html(html, site_url=request.build_absolute_uri("/"))

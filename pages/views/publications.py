@@ -15,10 +15,10 @@ from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from directory.charts import year_chart
-from directory.pagination import paginate
-from directory.roles import person_of
-from directory.site_cache import cached, cached_each, kept
+from base.charts import year_chart
+from base.pagination import paginate
+from base.roles import person_of
+from base.site_cache import cached, cached_each, kept
 from news.models import NewsItem
 from outputs.models import Output
 from pages.context_processors import current_lab
@@ -324,7 +324,7 @@ def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
 
 
 def publication_page_scopes(pk: int, members) -> set[str]:
-    """What a paper's page follows (directory/caches.py): the paper, and its members' other
+    """What a paper's page follows (base/caches.py): the paper, and its members' other
     papers, from which its related papers are chosen."""
     return {f"paper:{pk}", *(f"papers-of:{member.pk}" for member in members)}
 

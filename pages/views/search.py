@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from directory.filters import SearchField
-from directory.text import marked, search_terms
+from base.filters import SearchField
+from base.text import marked, search_terms
 from news.filters import search_news
 from news.models import NewsItem
 from pages.context_processors import current_lab

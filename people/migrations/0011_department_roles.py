@@ -1,4 +1,4 @@
-"""The staff roles (directory/roles.py) on the department's models.
+"""The staff roles (base/roles.py) on the department's models.
 
 Editors manage groups, memberships, areas, external people, advising and close collaborators,
 alumni records, and merges and splits. Members may view research areas and external people

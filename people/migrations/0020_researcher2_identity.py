@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.management.color import no_style
 from django.db import migrations, models
 
-import directory.identifiers
-import directory.validation
+import base.identifiers
+import base.validation
 import people.models.identities
 
 
@@ -105,7 +105,7 @@ class Migration(migrations.Migration):
                     models.CharField(
                         help_text="The name as the person writes it.",
                         max_length=200,
-                        validators=[directory.validation.validate_initials, directory.validation.validate_visible_name],
+                        validators=[base.validation.validate_initials, base.validation.validate_visible_name],
                     ),
                 ),
                 (
@@ -126,7 +126,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "orcid",
-                    directory.identifiers.OrcidField(
+                    base.identifiers.OrcidField(
                         blank=True,
                         help_text='e.g. "0000-0002-1825-0097", or its address on orcid.org. Shown on the profile and in the site\'s data, so other sites can tell this person from namesakes.',
                         max_length=19,
@@ -196,7 +196,7 @@ class Migration(migrations.Migration):
                     models.CharField(
                         help_text="The name as the person writes it.",
                         max_length=200,
-                        validators=[directory.validation.validate_initials, directory.validation.validate_visible_name],
+                        validators=[base.validation.validate_initials, base.validation.validate_visible_name],
                     ),
                 ),
                 (
@@ -218,7 +218,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "orcid",
-                    directory.identifiers.OrcidField(
+                    base.identifiers.OrcidField(
                         blank=True,
                         help_text='e.g. "0000-0002-1825-0097", or its address on orcid.org. Shown on the profile and in the site\'s data, so other sites can tell this person from namesakes.',
                         max_length=19,
@@ -334,7 +334,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 help_text="The name as the person writes it.",
                 max_length=200,
-                validators=[directory.validation.validate_initials, directory.validation.validate_visible_name],
+                validators=[base.validation.validate_initials, base.validation.validate_visible_name],
             ),
         ),
         migrations.AlterField(

@@ -8,7 +8,7 @@ import django.db.models.deletion
 import django.db.models.manager
 from django.db import migrations, models
 
-import directory.validation
+import base.validation
 
 
 class Migration(migrations.Migration):
@@ -113,7 +113,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 help_text="The name as the person writes it.",
                 max_length=200,
-                validators=[directory.validation.validate_visible_name],
+                validators=[base.validation.validate_visible_name],
             ),
         ),
         migrations.AlterField(
@@ -131,7 +131,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 help_text="The name as the person writes it.",
                 max_length=200,
-                validators=[directory.validation.validate_visible_name],
+                validators=[base.validation.validate_visible_name],
             ),
         ),
         migrations.AlterField(
@@ -149,7 +149,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 help_text="The name as the person writes it.",
                 max_length=200,
-                validators=[directory.validation.validate_visible_name],
+                validators=[base.validation.validate_visible_name],
             ),
         ),
         migrations.AlterField(

@@ -1,7 +1,7 @@
 """The people app's models, one module per domain; every name is importable from here, as it was
 from the single module they came from."""
 
-from directory.identifiers import validate_orcid  # noqa: F401  (named by migration 0010)
+from base.identifiers import validate_orcid  # noqa: F401  (named by migration 0010)
 from people.models.cv import (
     Award,
     DatedEntry,

@@ -3,8 +3,8 @@
 from django.db import models
 from django.utils.translation import gettext_lazy
 
-from directory.models import OrderedRow, WebLink
-from directory.partial_dates import (
+from base.models import OrderedRow, WebLink
+from base.partial_dates import (
     PartialDateField,
     format_period,
 )

@@ -7,17 +7,17 @@ from django.db.models.lookups import GreaterThanOrEqual, IsNull, LessThanOrEqual
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
-from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import Illustrated, OrderedRow, PublicPage, image_has_alt_text
-from directory.partial_dates import (
+from base.markdown import MarkdownField, RenderedMarkdownField
+from base.models import Illustrated, OrderedRow, PublicPage, image_has_alt_text
+from base.partial_dates import (
     PartialDateField,
     ends_after_it_starts,
     format_period,
     year_of,
 )
-from directory.querysets import PublishableQuerySet, SiteQuerySet
-from directory.renditions import Shape
-from directory.validation import ValidatedModel
+from base.querysets import PublishableQuerySet, SiteQuerySet
+from base.renditions import Shape
+from base.validation import ValidatedModel
 from people.models.cv import Education
 from people.models.identities import ExternalPerson, Researcher, member_or_outsider
 from people.models.profile import Person, ResearchArea

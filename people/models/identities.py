@@ -7,12 +7,12 @@ from django.core.validators import RegexValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from directory.identifiers import (
+from base.identifiers import (
     ORCID_EXAMPLE,
     OrcidField,
 )
-from directory.querysets import SiteQuerySet
-from directory.validation import ValidatedModel, validate_visible_name
+from base.querysets import SiteQuerySet
+from base.validation import ValidatedModel, validate_visible_name
 from people.names import normalize_name
 
 # A person has a few spellings of their name; linking asks the database for each, so a list of

@@ -7,13 +7,13 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from simple_history.models import HistoricalRecords
 
-from directory.identifiers import (
+from base.identifiers import (
     orcid_url,
 )
-from directory.markdown import MarkdownField, RenderedMarkdownField
-from directory.models import PublicPage
-from directory.querysets import PublishableQuerySet, SiteQuerySet
-from directory.validation import ValidatedModel, validate_initials
+from base.markdown import MarkdownField, RenderedMarkdownField
+from base.models import PublicPage
+from base.querysets import PublishableQuerySet, SiteQuerySet
+from base.validation import ValidatedModel, validate_initials
 from people.avatars import initials_of
 from people.models.identities import Researcher, _lines, validate_aliases
 
@@ -315,7 +315,7 @@ class Person(PublicPage, Researcher):
         ]
 
     def cache_scopes(self) -> set[str]:
-        """What a write of this person may change on public pages (directory/caches.py): their
+        """What a write of this person may change on public pages (base/caches.py): their
         profile, every list naming people, and the entries of their papers (one query)."""
         papers = self.authorships.values_list("publication_id", flat=True)
         return {

@@ -1,7 +1,7 @@
 from django import template
 
-from directory.renditions import sources
-from directory.structured_data import json_ld_script
+from base.renditions import sources
+from base.structured_data import json_ld_script
 from people.avatars import avatar_colours
 from people.photos import PORTRAIT_SIZES
 from people.structured_data import profile

@@ -15,7 +15,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
-from directory.roles import is_editor
+from base.roles import is_editor
 from publications.bibtex.forms import BibtexImportForm
 from publications.bibtex.jobs import (
     WAITING,

@@ -9,10 +9,10 @@ from django.db import transaction
 from django.utils.text import slugify
 from simple_history.utils import bulk_create_with_history
 
-from directory.addresses import hidden_address
-from directory.identifiers import ARXIV_ABS
-from directory.validation import validate_rows
-from directory.versions import record_snapshot
+from base.addresses import hidden_address
+from base.identifiers import ARXIV_ABS
+from base.validation import validate_rows
+from base.versions import record_snapshot
 from people.services import save_with_history
 from publications.bibtex.reading import BibEntry, Bibliography, Progress, parse_bibtex
 from publications.bibtex.review import (

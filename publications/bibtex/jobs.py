@@ -33,7 +33,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from directory import caches
+from base import caches
 from publications.bibtex.importing import (
     SAVE_BATCH,
     ImportRefused,

@@ -35,8 +35,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db.models import Field, Model
 
-from directory.identifiers import arxiv_id, normalize_doi
-from directory.validation import row_problems
+from base.identifiers import arxiv_id, normalize_doi
+from base.validation import row_problems
 from publications.bibtex.latex import LATEX_DECODER
 from publications.bibtex.limits import (
     ENTRY_START,
@@ -397,7 +397,7 @@ def _year(year_text: str, date: str) -> tuple[int | None, list[str]]:
 
 
 def _validation_problems(entry: BibEntry) -> tuple[str, ...]:
-    """What the models' own validation (directory/validation.py) refuses in the rows this entry
+    """What the models' own validation (base/validation.py) refuses in the rows this entry
     would create, as the entry's problems: a control character, a year out of range, a URL too
     long. Checked here, before anything is stored, so the review names the entry and its line."""
     rows = [

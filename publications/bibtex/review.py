@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 
-from directory.identifiers import arxiv_id
-from directory.text import fold
+from base.identifiers import arxiv_id
+from base.text import fold
 from people.models import ExternalPerson, Person
 from people.names import normalize_name
 from publications.bibtex.reading import BibEntry, Bibliography, Problem

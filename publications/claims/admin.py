@@ -10,7 +10,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import ngettext
 
-from directory.roles import is_editor
+from base.roles import is_editor
 from publications.claims.models import Claim
 from publications.services import ClaimRefused, decide_claim
 from publications.suggestions.admin import OwnRowsOnly, StateFilter

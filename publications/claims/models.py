@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import models
 
-from directory.validation import ValidatedModel
+from base.validation import ValidatedModel
 from people.models import Person
 
 # The longest correction a visitor may send: a few sentences, not a document.

@@ -4,7 +4,7 @@ back as an entry titled "Error" whose id is under arxiv.org/api/errors."""
 
 from xml.etree.ElementTree import Element
 
-from directory.identifiers import ARXIV_PDF, arxiv_id
+from base.identifiers import ARXIV_PDF, arxiv_id
 from publications.bibtex.latex import math_as_text
 from publications.identifiers.documents import element_text
 from publications.identifiers.works import Author, Work, year_of

@@ -4,7 +4,7 @@ https://api.crossref.org/swagger-ui/index.html and in Crossref's REST API schema
 
 from typing import Any
 
-from directory.identifiers import arxiv_id
+from base.identifiers import arxiv_id
 from publications.identifiers.documents import dig, items, text
 from publications.identifiers.works import Author, Work, year_of
 

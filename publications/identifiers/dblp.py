@@ -5,7 +5,7 @@ publication an `r` holding one record) or records under a `dblp` root, as dblp.d
 import re
 from xml.etree.ElementTree import Element
 
-from directory.identifiers import arxiv_id
+from base.identifiers import arxiv_id
 from publications.identifiers.documents import element_text
 from publications.identifiers.works import Author, Work, year_of
 

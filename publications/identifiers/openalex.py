@@ -3,7 +3,7 @@
 
 from typing import Any
 
-from directory.identifiers import arxiv_id
+from base.identifiers import arxiv_id
 from publications.identifiers.documents import dig, items, text
 from publications.identifiers.works import Author, Work, year_of
 

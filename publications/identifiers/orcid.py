@@ -8,7 +8,7 @@ the summary, then the full works in batches of BULK_SIZE (gathering.py).
 
 from typing import Any
 
-from directory.identifiers import arxiv_id
+from base.identifiers import arxiv_id
 from publications.identifiers.documents import dig, items, text
 from publications.identifiers.works import Author, Work, year_of
 

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from django.core.exceptions import ValidationError
 
-from directory.identifiers import (
+from base.identifiers import (
     ARXIV_ID,
     ARXIV_IN_URL,
     DOI_PATTERN,

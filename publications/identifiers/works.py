@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from django.core.exceptions import ValidationError
 
-from directory.identifiers import clean_orcid, normalize_doi
+from base.identifiers import clean_orcid, normalize_doi
 from publications.bibtex.reading import (
     DOI_MAX,
     NAME_MAX,

@@ -1,10 +1,10 @@
-"""Rows stored before validation existed are mended, each change printed (directory/mending.py)."""
+"""Rows stored before validation existed are mended, each change printed (base/mending.py)."""
 
 from django.db import migrations
 
 
 def mend(apps, schema_editor):
-    from directory.mending import mend_rows
+    from base.mending import mend_rows
 
     mend_rows(apps, "publications", ["Venue", "Publication", "Authorship", "PublicationAward", "PublicationLink"])
 

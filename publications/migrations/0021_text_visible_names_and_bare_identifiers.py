@@ -1,15 +1,15 @@
 """Text stored before the rules of issue 22 is mended, each change printed
-(directory/mending.py): bidirectional controls, noncharacters and surrogates removed, one-line
+(base/mending.py): bidirectional controls, noncharacters and surrogates removed, one-line
 text in NFC, identifiers (ORCID iD, DOI) in their bare form or cleared, direction marks taken
 out of names."""
 
-import directory.identifiers
-import directory.validation
+import base.identifiers
+import base.validation
 from django.db import migrations, models
 
 
 def mend(apps, schema_editor):
-    from directory.mending import mend_rows
+    from base.mending import mend_rows
 
     mend_rows(apps, "publications", ['Venue', 'Publication', 'Authorship', 'PublicationAward', 'PublicationLink'])
 
@@ -24,12 +24,12 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='authorship',
             name='name',
-            field=models.CharField(help_text='The name as printed in the paper.', max_length=200, validators=[directory.validation.validate_visible_name]),
+            field=models.CharField(help_text='The name as printed in the paper.', max_length=200, validators=[base.validation.validate_visible_name]),
         ),
         migrations.AlterField(
             model_name='historicalauthorship',
             name='name',
-            field=models.CharField(help_text='The name as printed in the paper.', max_length=200, validators=[directory.validation.validate_visible_name]),
+            field=models.CharField(help_text='The name as printed in the paper.', max_length=200, validators=[base.validation.validate_visible_name]),
         ),
         # The new field class stores the same column (a varchar of the same length): only
         # Django's state changes. Altering the column would make SQLite rebuild the table, which
@@ -39,12 +39,12 @@ class Migration(migrations.Migration):
                 migrations.AlterField(
                     model_name='historicalpublication',
                     name='doi',
-                    field=directory.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
+                    field=base.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
                 ),
                 migrations.AlterField(
                     model_name='publication',
                     name='doi',
-                    field=directory.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
+                    field=base.identifiers.DoiField(blank=True, help_text='e.g. "10.1145/3544216.3544265", or its address on doi.org.', max_length=200, verbose_name='DOI'),
                 ),
             ],
         ),

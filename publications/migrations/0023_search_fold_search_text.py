@@ -4,7 +4,7 @@ list-order index."""
 
 from django.db import migrations
 
-from directory.text import fold
+from base.text import fold
 
 
 def fold_search_texts(apps, schema_editor):

@@ -10,8 +10,8 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from directory.roles import is_editor, person_of
-from directory.scoped_admin import ReadOnlyAdmin
+from base.roles import is_editor, person_of
+from base.scoped_admin import ReadOnlyAdmin
 from publications.suggestions.deciding import DecisionRefused, accept, reject
 from publications.suggestions.models import Suggestion, WorkCheck
 

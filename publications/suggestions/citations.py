@@ -14,7 +14,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext, pgettext
 
-from directory.identifiers import normalize_doi
+from base.identifiers import normalize_doi
 from publications.identifiers.documents import Unreadable, dig, items, parse_json, text
 from publications.identifiers.fetching import Fetch, FetchFailed, default_fetch, service_url
 from publications.models import Publication

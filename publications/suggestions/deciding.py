@@ -6,7 +6,7 @@ import json
 from django.db import transaction
 from django.utils import timezone
 
-from directory.roles import is_editor, person_of
+from base.roles import is_editor, person_of
 from people.models import Person
 from people.names import normalize_name
 from publications.bibtex.importing import ImportRefused, import_bibliography

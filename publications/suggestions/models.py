@@ -4,8 +4,8 @@ citation counts read from OpenAlex and Crossref (imported by publications/models
 from django.conf import settings
 from django.db import models
 
-from directory.querysets import SiteQuerySet
-from directory.validation import ValidatedModel
+from base.querysets import SiteQuerySet
+from base.validation import ValidatedModel
 from people.models import Person
 
 

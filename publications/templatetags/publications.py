@@ -4,7 +4,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from directory.structured_data import json_ld_script
+from base.structured_data import json_ld_script
 from publications.coins import context_object
 from publications.entries import rendered_entries
 from publications.structured_data import scholarly_article

@@ -47,7 +47,7 @@ DETAILS = {
 
 def examples_as_the_only_values(schema: dict) -> dict:
     """The schema with each parameter that gives examples of today's rows (a venue, a member, a
-    group; directory.api.with_choices) taking those values only. The served schema leaves them
+    group; base.api.with_choices) taking those values only. The served schema leaves them
     open, since rows come and go; any other string there is refused as an unknown venue (400,
     documented), which the fuzzer would count as a valid request rejected."""
     for operations in schema["paths"].values():

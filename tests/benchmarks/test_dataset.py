@@ -6,8 +6,8 @@ import pytest
 from django.db import transaction
 from django.db.models import Count
 
+from base.text import fold
 from benchmarks import dataset
-from directory.text import fold
 from people.models import Person
 from publications.models import Authorship, Publication
 

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from directory.accessibility import NU, VIEWPORTS, pages_checked_by
+from base.accessibility import NU, VIEWPORTS, pages_checked_by
 from tests.tools import chromium_path
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ def site_url(server_environment) -> str:
         yield url
 
 
-# The group page the accessibility checks visit (directory/accessibility.py), which ADD_GROUP makes.
+# The group page the accessibility checks visit (base/accessibility.py), which ADD_GROUP makes.
 GROUP = pages_checked_by(NU)["group"].path
 ADD_GROUP = """
 from people.models import Departure, Membership, Person, ResearchArea, ResearchGroup
@@ -188,7 +188,7 @@ def research_group(site_url, server_environment) -> str:
     shell(server_environment, REMOVE_GROUP)
 
 
-# The event page the accessibility checks visit (directory/accessibility.py), which ADD_EVENTS
+# The event page the accessibility checks visit (base/accessibility.py), which ADD_EVENTS
 # makes with an upcoming and a past talk: the seed has no events.
 EVENT = pages_checked_by(NU)["event"].path
 ADD_EVENTS = """

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from directory.accessibility import NU, pages_checked_by
+from base.accessibility import NU, pages_checked_by
 from tests.tools import vnu_jar_path
 
 pytestmark = [

@@ -2,7 +2,7 @@
 and every filter control, a filter's chip, the Abstract and Cite panels, the site search, the
 chart's bars and the admin's author order, each step checked as a visitor sees it.
 
-The accessibility statement lists these journeys (directory/accessibility.py KEYBOARD_JOURNEYS);
+The accessibility statement lists these journeys (base/accessibility.py KEYBOARD_JOURNEYS);
 tests/pages/test_accessibility_statement.py checks it names exactly the tests here."""
 
 import re

@@ -122,7 +122,7 @@ def test_the_printable_cv_is_accessible_and_links_its_pdf(page, site_url, server
     expect(page.get_by_role("heading", level=1)).to_have_text("Haoran Zhang")
     expect(page.get_by_role("heading", name="Education")).to_be_visible()
     pdf = page.get_by_role("link", name="Download as PDF").get_attribute("href")
-    # A visitor's PDF is printed by the task worker (directory/pdf_renders.py): the first ask
+    # A visitor's PDF is printed by the task worker (base/pdf_renders.py): the first ask
     # queues it and says when to come back, the worker prints it, the next ask gets it.
     try:
         urllib.request.urlopen(f"{site_url}{pdf}").close()

@@ -4,7 +4,7 @@ the screen, with no broken image. Screenshots of each are written to SCREENSHOTS
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from directory.accessibility import AXE, AXE_BLOCKING_IMPACTS, SCHEMES, pages_checked_by
+from base.accessibility import AXE, AXE_BLOCKING_IMPACTS, SCHEMES, pages_checked_by
 from tests.browser.conftest import SCREENSHOTS, broken_images, has_horizontal_scroll
 
 # The page types and checks the accessibility statement lists (/accessibility/).

@@ -18,7 +18,7 @@ PICTURES = """
 import io
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image, ImageDraw
-from directory.illustrations import clean_illustration, save_with_image
+from base.illustrations import clean_illustration, save_with_image
 from news.models import NewsItem
 from people.models import ResearchGroup
 from publications.models import Publication
@@ -43,7 +43,7 @@ for row, colour, alt in rows:
     save_with_image(row=row, image=clean_illustration(upload=picture(colour), model=type(row)))
 """
 NO_PICTURES = """
-from directory.illustrations import save_with_image
+from base.illustrations import save_with_image
 from news.models import NewsItem
 from publications.models import Publication
 for model in (NewsItem, Publication):

@@ -12,8 +12,8 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from directory import site_cache
-from directory.models import Lab
+from base import site_cache
+from base.models import Lab
 from tests.events.test_event_pages import section_titles
 from tests.factories import make_event, make_person
 

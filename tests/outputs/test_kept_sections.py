@@ -1,4 +1,4 @@
-"""The kept values outputs show through (directory/caches.py: "section-outputs" on profiles,
+"""The kept values outputs show through (base/caches.py: "section-outputs" on profiles,
 groups and areas; the paper page's kept parts): a write of an output, of its creators or of a
 creator's name reaches the next request.
 
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from directory.models import Lab
+from base.models import Lab
 from outputs.models import Output, OutputCreator
 from tests.outputs.conftest import make_output
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from directory import accessibility
-from directory.models import Lab
+from base import accessibility
+from base.models import Lab
 
 pytestmark = pytest.mark.django_db
 

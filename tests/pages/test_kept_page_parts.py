@@ -1,5 +1,5 @@
 """Rows that the home page and the news list read from a large part of a table, kept until the
-next change (directory.site_cache.cached): the home page's featured and recent papers, and the
+next change (base.site_cache.cached): the home page's featured and recent papers, and the
 news filter's years and people.
 
 These tests commit for real (transaction=True): the change stamp moves when a transaction
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from directory.models import Lab
+from base.models import Lab
 from publications.models import Publication
 from tests.factories import make_news, make_person, make_publication
 

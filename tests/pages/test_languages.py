@@ -2,7 +2,7 @@
 /zh-hans/ (docs/decisions/languages.md): each language's strings, the switcher, the hreflang
 alternates, and a page cache that never gives one language's page for the other.
 
-These tests commit for real (transaction=True), as tests/test_site_cache.py does: the page
+These tests commit for real (transaction=True), as tests/base/test_site_cache.py does: the page
 cache keeps pages only outside a transaction that wrote."""
 
 import ast
@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from directory import site_cache
+from base import site_cache
 from people.models import Education
 from tests.factories import make_cached_site, make_news
 

@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 
-from directory.models import Lab
+from base.models import Lab
 from people.models import Membership, ResearchGroup
 from publications.models import CitationCount
 from tests.factories import make_news, make_person, make_publication

@@ -3,7 +3,7 @@ messages; and, on rows built here, drafts, pages and queries."""
 
 from django.test import TestCase
 
-from directory.partial_dates import PartialDate
+from base.partial_dates import PartialDate
 from news.models import NewsItem
 from tests.cases import (
     SeededTestCase,

@@ -205,7 +205,7 @@ class PeoplePagesQueryCountTests(TestCase):
     def test_directory_runs_a_fixed_number_of_queries(self):
         """lab, role, research group and area choices, people with their groups, their links:
         no query per card. (With research groups or areas, one count each:
-        tests/test_department_scale.py.) A search reads the people's texts once, to fold them."""
+        tests/pages/test_department_scale.py.) A search reads the people's texts once, to fold them."""
         assert count_queries(self.client, "/people/") == 6
         assert count_queries(self.client, "/people/?q=person&role=group-1") == 7
 

@@ -6,8 +6,8 @@ import re
 import pytest
 from django.test import Client
 
-from directory.models import Lab
-from directory.partial_dates import PartialDate
+from base.models import Lab
+from base.partial_dates import PartialDate
 from people.models import Award
 from tests.factories import make_news, make_person, make_publication
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from directory.colours import contrast, parse_hex
+from base.colours import contrast, parse_hex
 from people.avatars import avatar_colours, initials_of
 from people.models import Person
 from tests.factories import make_group, make_person

@@ -10,7 +10,7 @@ import subprocess
 import pikepdf
 import pytest
 
-from directory.models import Lab
+from base.models import Lab
 from people.models import Person
 from tests.cases import SeededTestCase
 from tests.worker import visitor_pdf

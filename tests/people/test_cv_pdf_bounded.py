@@ -1,8 +1,8 @@
 """The CV as PDF printed by the task worker for visitors, at most once per change, and in the
-request only for signed-in users, a few at a time (directory/pdf_renders.py), so fifty
+request only for signed-in users, a few at a time (base/pdf_renders.py), so fifty
 `cv.pdf?v=N` requests cannot take the site down.
 
-The prints are counted by wrapping the PDF printer (directory.documents.pdf_from_html), which
+The prints are counted by wrapping the PDF printer (base.documents.pdf_from_html), which
 answers a stand-in PDF numbered by the print: what is tested is when a print happens, where,
 and which one is served, not what it prints (tests/people/test_cv_pdf_tagged.py reads real
 ones). The worker is `manage.py db_worker` itself, run in this process until the queue is empty,
@@ -13,11 +13,11 @@ stamp moves when a save commits.
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from directory.models import Lab
+from base.models import Lab
 from tests.factories import make_person, make_publication
 from tests.worker import run_worker
 
-# The view imports WeasyPrint (directory.documents) before the counting printer stands in.
+# The view imports WeasyPrint (base.documents) before the counting printer stands in.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.needs("weasyprint")]
 
 CV = "/people/hang-zhu/cv.pdf"
@@ -48,7 +48,7 @@ def renders(monkeypatch):
             during()
         return stand_in(len(done))
 
-    monkeypatch.setattr("directory.documents.pdf_from_html", counting_printer)
+    monkeypatch.setattr("base.documents.pdf_from_html", counting_printer)
     return done
 
 

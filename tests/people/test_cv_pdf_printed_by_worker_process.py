@@ -1,5 +1,5 @@
 """A visitor's CV PDF printed by a real `manage.py db_worker` process beside a real app server,
-sharing the site's database and file cache as `make serve` runs them (directory/pdf_renders.py):
+sharing the site's database and file cache as `make serve` runs them (base/pdf_renders.py):
 the first request queues the print and is answered 503, a later one gets the PDF the worker
 printed with WeasyPrint. tests/people/test_cv_pdf_bounded.py tests the rules in-process."""
 

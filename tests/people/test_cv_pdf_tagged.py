@@ -1,4 +1,4 @@
-"""The CV PDF as a screen reader needs it (issue 29): tagged PDF/UA-1 (directory/documents.py),
+"""The CV PDF as a screen reader needs it (issue 29): tagged PDF/UA-1 (base/documents.py),
 read back with pikepdf: marked, with a structure tree whose headings are the page's, its
 language and its title, and a text layer that reads in the page's order (pdftotext).
 
@@ -12,7 +12,7 @@ import subprocess
 import pikepdf
 import pytest
 
-from directory.models import Lab
+from base.models import Lab
 from people.models import Person
 from tests.cases import SeededTestCase
 from tests.worker import visitor_pdf

@@ -51,7 +51,7 @@ def test_a_draft_profile_has_no_public_cv(client):
 @pytest.mark.needs("weasyprint")
 def test_printing_reads_the_sites_own_files_and_fetches_nothing_else():
     """A link typed into a profile must never make the server fetch it while printing."""
-    from directory.documents import LocalFilesFetcher
+    from base.documents import LocalFilesFetcher
 
     fetcher = LocalFilesFetcher(site_url="http://lab.example/")
     css = fetcher.fetch("http://lab.example/static/css/cv.css")

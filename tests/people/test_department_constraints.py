@@ -6,7 +6,7 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from directory.partial_dates import PartialDate
+from base.partial_dates import PartialDate
 from people.models import (
     Advising,
     Collaboration,

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from directory.roles import MEMBER_LOGINS_GROUP
+from base.roles import MEMBER_LOGINS_GROUP
 from people.models import Person
 from tests.factories import make_person
 

@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
-from directory.partial_dates import PartialDate
+from base.partial_dates import PartialDate
 from people.models import Education, Person
 from people.names import normalize_name
 from tests.factories import make_group, make_person

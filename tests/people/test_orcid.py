@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from directory.identifiers import normalize_orcid, validate_orcid
+from base.identifiers import normalize_orcid, validate_orcid
 from people.models import Person
 from tests.admin_forms import post_person
 from tests.factories import make_person

@@ -5,7 +5,7 @@ external person's record took different forms before; so did the imports."""
 import pytest
 from django.urls import reverse
 
-from directory.identifiers import normalize_orcid, validate_orcid
+from base.identifiers import normalize_orcid, validate_orcid
 from tests.admin_forms import post_person
 from tests.department import make_external
 from tests.factories import make_person

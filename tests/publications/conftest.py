@@ -1,6 +1,6 @@
 import pytest
 
-from directory.models import Lab
+from base.models import Lab
 from tests.factories import make_person, make_publication, make_venue
 from tests.identifier_service import recorded_services
 

@@ -1,6 +1,6 @@
 """A paper's stored search text and citation key follow the order staff give its authors in
 the admin, including the rows of other pages of a long list, which the ordered inline moves
-with UPDATEs that send no signal (directory/ordered_admin.py)."""
+with UPDATEs that send no signal (base/ordered_admin.py)."""
 
 import pytest
 from django.urls import reverse

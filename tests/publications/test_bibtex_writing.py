@@ -9,7 +9,7 @@ from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 from bibtexparser.writer import BibtexFormat
 
-from directory import site_cache
+from base import site_cache
 from publications import exports
 from publications.models import Authorship, Publication, PublicationLink
 from tests.factories import make_publication, make_venue

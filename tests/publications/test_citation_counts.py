@@ -7,7 +7,7 @@ import datetime
 import pytest
 from django.core.management import call_command
 
-from directory.models import Lab
+from base.models import Lab
 from publications.models import CitationCount
 from publications.suggestions.citations import refresh_citation_counts
 from tests.factories import count_queries, make_person, make_publication

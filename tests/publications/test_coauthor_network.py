@@ -3,7 +3,7 @@ same way each time for the same data."""
 
 import pytest
 
-from directory.networks import Edge, Node, draw_network
+from base.networks import Edge, Node, draw_network
 from publications.models import CoauthorPair
 from publications.network import (
     MOST_PAIRS,

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from directory.models import Lab
+from base.models import Lab
 from pages.views import publications as views
 from publications.models import Authorship, Publication
 from tests.factories import make_publication, make_publication_rows, make_venue

@@ -1,6 +1,6 @@
 """The entries of publication lists and each paper's BibTeX, rendered once per change and shared
 by every list and export that shows the paper (publications/entries.py,
-publications.exports.bibtex_entries, directory.site_cache.cached_each).
+publications.exports.bibtex_entries, base.site_cache.cached_each).
 
 These tests commit for real (transaction=True): the change stamp moves when a transaction
 commits, as on a live site. The page cache is off (SITE_CACHE=False) so that every request
@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from directory import site_cache
+from base import site_cache
 from people.models import Person
 from publications import exports
 from publications.entries import listed

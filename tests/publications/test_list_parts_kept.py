@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from directory import site_cache
+from base import site_cache
 from pages.views.publications import PER_PAGE
 from tests.factories import make_publication, make_venue
 

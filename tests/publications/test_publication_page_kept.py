@@ -13,8 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from directory import site_cache
-from directory.models import Lab
+from base import site_cache
+from base.models import Lab
 from news.models import NewsItem
 from people.models import Person
 from publications.models import Authorship, Publication, Venue

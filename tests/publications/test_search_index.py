@@ -4,7 +4,7 @@ paper the word-start patterns find, and follows every write."""
 import pytest
 from django.db import connection
 
-from directory.text import search_terms, word_start
+from base.text import search_terms, word_start
 from publications.filters import search_publications
 from publications.models import Authorship, Publication
 from publications.search import FULL_TEXT_TABLE, FULL_TEXT_TRIGGERS

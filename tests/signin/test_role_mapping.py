@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from directory.roles import EDIT_ALL
+from base.roles import EDIT_ALL
 from signin.roles import Role, RoleMapping, role_for
 from signin.services import give_roles
 

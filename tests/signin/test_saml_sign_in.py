@@ -7,7 +7,7 @@ import requests
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from directory.roles import EDIT_ALL, MEMBER_LOGINS_GROUP
+from base.roles import EDIT_ALL, MEMBER_LOGINS_GROUP
 from tests.factories import make_person
 from tests.signin.conftest import INSTITUTION
 from tests.signin.provider.prepare import PASSWORD

@@ -4,8 +4,8 @@ import secrets
 
 import pytest
 
-from tests.test_security import deployment_check
-from tests.test_settings import load_setting, load_settings
+from tests.config.test_security import deployment_check
+from tests.config.test_settings import load_setting, load_settings
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from directory.versions import record_first_versions
+from base.versions import record_first_versions
 from people.models import Person
 
 # In dependency order, so every natural key a file refers to is already loaded.

@@ -1,4 +1,4 @@
-/* Ordered rows in the admin (directory/ordered_admin.py): authors, awards, links, CV entries.
+/* Ordered rows in the admin (base/ordered_admin.py): authors, awards, links, CV entries.
  *
  * Each row gets a handle: drag it (SortableJS), or focus it and press the up and down arrow
  * keys (Home and End for the first and last place). After every move the "Place" boxes are

@@ -1,0 +1,760 @@
+"""Public pages kept whole in Django's cache, and answered "304 Not Modified" when unchanged.
+
+Every public page, feed and export shows only what staff saved, so one site-wide **change
+stamp** says whether any of them may have changed: a random token in the shared cache, replaced
+after any transaction that saved or deleted a row of the site (`note_change`, connected to every
+model's signals in `base.apps`). A page's ETag is the code's release and the stamp; its
+cache key is the release, the stamp and its normalised URL. So an edit in the admin shows on the
+next request, on every app server that shares the cache, without anyone listing the pages it
+touched; pages cached under an older stamp are never read again and expire.
+
+`SiteCacheMiddleware` sits right after whitenoise: a conditional request that still matches is
+answered from the stamp alone, before sessions, the URLconf or any query, and a cached page
+without rendering it. A request with a session cookie (a staff member, who may preview drafts)
+is never served from the cache nor stored in it, and its answer is marked private, no-store.
+
+The stamp lives in the cache, not the database, so that a 304 or a cached page needs no query;
+losing it (a restarted Redis, an evicted key) only makes a new one, which empties the page cache
+in effect. Writes made without model signals (`QuerySet.update()`, `bulk_create()`,
+`bulk_update()`) move it through the managers every site model uses
+(`base.querysets.SiteQuerySet`, enforced by the system check directory.E003); raw SQL must
+call `note_change()` itself.
+"""
+
+import datetime
+import functools
+import hashlib
+import logging
+import pickle
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from django.apps import apps
+from django.conf import settings
+from django.core.signals import request_finished
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
+
+from base import caches
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+STAMP_KEY = caches.STAMP_KEY
+# Told to tests and the benchmark: whether the page came from the cache.
+CACHE_HEADER = "X-Site-Cache"
+# In a change's scopes: it may have touched anything (a bulk write, a model naming no scopes).
+EVERYTHING = "*"
+# Changes read to bring a kept value up to date; further behind, it is computed anew.
+MOST_CHANGES_READ = 200
+# An update() of at most this many rows of a model that names its scopes moves those scopes
+# only (a paper's search text); a larger one moves everything.
+FEW_ROWS_SCOPED = 20
+# How long the record of what a change touched is kept.
+CHANGE_RECORD_SECONDS = 24 * 3600
+
+
+# The stamp as it was when the request being served began (SiteCacheMiddleware sets it).
+_request_stamp: ContextVar[str | None] = ContextVar("site_request_stamp", default=None)
+
+
+def current_stamp() -> str:
+    """The change stamp: the one read when the request being served began, else one cache
+    read. A missing one (a new or emptied cache) is made. "" when the cache keeps nothing
+    (dummy://): then nothing may be kept under it.
+
+    One stamp per request, read before any row: whatever the request computes is from rows at
+    least as new as its stamp, so nothing is kept under a stamp newer than its rows (a save that
+    commits while a page is being rendered moves the stamp past what that page keeps)."""
+    if (stamp := _request_stamp.get()) is not None:
+        return stamp
+    return _shared_stamp()
+
+
+def _shared_stamp() -> str:
+    """One read: the stamp comes with the record of the change that set it (bump_stamp), so
+    the first request after a change need not read that record apart (a round trip to Redis,
+    a file opened) to know what the change touched."""
+    stored = caches.read(STAMP_KEY)
+    if stored is None:
+        bump_stamp()
+        stored = caches.read(STAMP_KEY) or ""
+    if isinstance(stored, tuple):
+        stamp, change = stored
+        if (version := _version(stamp)) is not None:
+            _changes_read.setdefault(caches.change_key(*version), change)
+        return str(stamp)
+    return str(stored)  # a stamp without a record (the numbering lost)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one committed transaction touched, and when."""
+
+    at: float
+    scopes: frozenset[str]
+
+
+def bump_stamp(scopes: Iterable[str] | None = None) -> None:
+    """A new stamp: every page cached so far is out of date, and so is every kept value that
+    follows one of `scopes` (all of them when None).
+
+    The stamp is "<epoch>.<number>": changes are numbered, and what change n touched is kept
+    under its number, so a value kept at change m is known still good at change n when none of
+    m+1 … n touched its scopes. The epoch is new whenever the numbering is lost (an emptied
+    cache): then nothing kept before is trusted."""
+    touched = frozenset(scopes) if scopes is not None else frozenset({EVERYTHING})
+    epoch = caches.read(caches.EPOCH_KEY)
+    if epoch is None:
+        caches.add(caches.EPOCH_KEY, secrets.token_hex(4), None)
+        epoch = caches.read(caches.EPOCH_KEY)
+    if epoch:
+        counter = caches.change_counter_key(epoch)
+        for _ in range(10):
+            try:
+                number = caches.increment(counter)
+            except ValueError:
+                caches.add(counter, 0, None)
+                continue
+            # Another process given the same number (files count by a read and a write) loses
+            # the claim and takes the next one.
+            change = Change(time.time(), touched)
+            if caches.add(caches.change_key(epoch, number), change, CHANGE_RECORD_SECONDS):
+                caches.write(STAMP_KEY, (f"{epoch}.{number}", change), None)
+                return
+    caches.write(STAMP_KEY, secrets.token_hex(8), None)  # no record: nothing kept is trusted
+
+
+def _version(stamp: str) -> tuple[str, int] | None:
+    epoch, _, number = stamp.partition(".")
+    return (epoch, int(number)) if number.isdigit() else None
+
+
+# Changes already read by this process: they never change once written.
+_changes_read: dict[str, Change] = {}
+
+
+def changes_between(old: str, new: str) -> list[Change] | None:
+    """The changes made after stamp `old` up to stamp `new`; None when they are not all known
+    (another epoch, too many, a record lost)."""
+    before, after = _version(old), _version(new)
+    if before is None or after is None or before[0] != after[0]:
+        return None
+    epoch, first, last = after[0], before[1] + 1, after[1]
+    if last - first >= MOST_CHANGES_READ:
+        return None
+    keys = [caches.change_key(epoch, number) for number in range(first, last + 1)]
+    # A local copy: another thread may empty the shared one meanwhile.
+    known = {key: change for key in keys if (change := _changes_read.get(key)) is not None}
+    if missing := [key for key in keys if key not in known]:
+        if len(_changes_read) > 10 * MOST_CHANGES_READ:
+            _changes_read.clear()
+        read = caches.read_many(missing)
+        _changes_read.update(read)
+        known.update(read)
+    if any(key not in known for key in keys):
+        return None
+    return [known[key] for key in keys]
+
+
+def first_change_of(
+    scopes: frozenset[str] | None, old: str, new: str, *, apart_from: str | None = None
+) -> tuple[bool, float | None]:
+    """Whether a value kept at stamp `old` that follows `scopes` (everything when None) is out
+    of date at stamp `new`, and when the first change that moved it was made (None if unknown).
+    `apart_from` ("paper:<pk>"): changes of that paper alone do not move the value (a paper's
+    related papers, which leave the paper itself out)."""
+    if old == new:
+        return False, None
+    changes = changes_between(old, new)
+    if changes is None:
+        return True, None
+    for change in changes:
+        if apart_from is not None and _only_of(change.scopes, apart_from):
+            continue
+        if scopes is None or EVERYTHING in change.scopes or change.scopes & scopes:
+            return True, change.at
+    return False, None
+
+
+def _only_of(scopes: frozenset[str], paper: str) -> bool:
+    """Whether a change with `scopes` touched the one paper `paper` and no other."""
+    kind = paper.partition(":")[0] + ":"
+    return paper in scopes and not any(
+        scope == EVERYTHING or (scope.startswith(kind) and scope != paper) for scope in scopes
+    )
+
+
+def note_change(*, using: str = DEFAULT_DB_ALIAS, scopes: Iterable[str] | None = None) -> None:
+    """Rows of the site changed: bump the stamp once the transaction commits, once per
+    transaction however many rows it wrote, with every scope its writes named (`scopes`;
+    None: it may have touched anything).
+
+    After the commit, not before: a page rendered between a bump and the commit would show the
+    old rows and be cached under the new stamp. Outside a transaction `on_commit` runs at once;
+    a rolled-back transaction (or savepoint) drops the bump with the rows.
+    """
+    named = set(scopes) if scopes is not None else {EVERYTHING}
+    pending = _pending_commit(using)
+    if pending is not None:
+        pending.scopes.update(named)
+    else:
+        transaction.on_commit(_Commit(named), using=using)
+
+
+class _Commit:
+    """The bump a transaction makes when it commits, with the scopes its writes named. The
+    scopes live on the callback, so a rolled-back transaction drops them with it (they once
+    stayed on the connection and rode along with the next transaction's bump)."""
+
+    def __init__(self, scopes: set[str]):
+        self.scopes = scopes
+
+    def __call__(self) -> None:
+        bump_stamp(self.scopes)
+
+
+def _pending_commit(using: str = DEFAULT_DB_ALIAS) -> _Commit | None:
+    """The open transaction's bump, when it has written rows."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        return None
+    for _, callback, *_ in connection.run_on_commit:
+        if isinstance(callback, _Commit):
+            return callback
+    return None
+
+
+def bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether the open transaction has written rows and will bump the stamp when it commits.
+    A page asked for inside it (a test's client, wrapped in the test's transaction) must not be
+    cached nor validated: the stamp has not moved yet."""
+    return _pending_commit(using) is not None
+
+
+def model_changed(sender: Any, **kwargs: Any) -> None:
+    """post_save, post_delete and m2m_changed of any model: the scopes the row names
+    (`cache_scopes()` on its model), else everything."""
+    if kwargs.get("action", "post_").startswith("pre_"):
+        return
+    instance = kwargs.get("instance")
+    if hasattr(sender, "instance_type"):  # a history row: the save it copies names its scopes
+        scopes: Iterable[str] | None = ()
+    elif (named := getattr(instance, "cache_scopes", None)) is not None:
+        scopes = named()
+    else:
+        scopes = None
+    note_change_of(sender, using=kwargs.get("using") or DEFAULT_DB_ALIAS, scopes=scopes)
+
+
+def shown_on_pages(model: type[models.Model]) -> bool:
+    """Whether rows of `model` may show on a public page: every model but those listed in
+    settings.SITE_CACHE_IGNORED_MODELS (sessions, logins, the admin's log, task queues)."""
+    ignored = settings.SITE_CACHE_IGNORED_MODELS
+    return model._meta.app_label not in ignored and model._meta.label not in ignored
+
+
+def note_change_of(
+    model: type[models.Model],
+    *,
+    using: str = DEFAULT_DB_ALIAS,
+    scopes: Iterable[str] | None = None,
+) -> None:
+    """Rows of `model` were written: `note_change`, unless no public page shows them. The one
+    rule behind both the model signals and SiteQuerySet's bulk writes (which name no scopes:
+    they may have touched anything)."""
+    if shown_on_pages(model):
+        note_change(using=using, scopes=scopes)
+
+
+class SiteQuerySet(models.QuerySet[Any]):
+    """The QuerySet (and, through `as_manager()`, the manager) of every model a public page
+    reads: its bulk writes move the site's change stamp as `save()`, `delete()` and m2m changes
+    do through signals (`model_changed`), once the transaction commits. Without it an
+    `update()` or a `bulk_update()` (undoing a split, renumbering authors) leaves every cached
+    page showing the old rows until some unrelated save. The system check directory.E003 fails
+    for a site model whose default manager is not built on it.
+
+    `RenderedMarkdownQuerySet` (and so `PublishableQuerySet`) is built on it.
+    Importable from base.querysets beside the other QuerySets models build on."""
+
+    def _noted(self, written: int, scopes: Iterable[str] | None = None) -> int:
+        if written:
+            note_change_of(self.model, using=self.db, scopes=scopes)
+        return written
+
+    def _named_scopes(self, rows: list[Any] | None, fields: Iterable[str]) -> set[str] | None:
+        """The scopes the written `rows` name (`cache_scopes()`, asked after the write), for a
+        few rows whose relations stay (a paper's search text); else None: anything."""
+        if rows is None or not hasattr(self.model, "cache_scopes"):
+            return None
+        if any(self.model._meta.get_field(name).is_relation for name in fields):
+            return None
+        return set().union(*(row.cache_scopes() for row in rows))
+
+    def update(self, **kwargs: Any) -> int:
+        few = None
+        if hasattr(self.model, "cache_scopes") and not self.query.is_sliced:
+            few = list(self[: FEW_ROWS_SCOPED + 1])
+        written = super().update(**kwargs)
+        rows = few if few is not None and len(few) <= FEW_ROWS_SCOPED else None
+        return self._noted(written, self._named_scopes(rows, kwargs) if written else None)
+
+    update.alters_data = True  # type: ignore[attr-defined]
+
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
+        objs = list(objs)
+        written = super().bulk_update(objs, fields, batch_size=batch_size)
+        rows = objs if len(objs) <= FEW_ROWS_SCOPED else None
+        return self._noted(written, self._named_scopes(rows, fields) if written else None)
+
+    bulk_update.alters_data = True  # type: ignore[attr-defined]
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        created = super().bulk_create(objs, *args, **kwargs)
+        self._noted(len(created))
+        return created
+
+    bulk_create.alters_data = True  # type: ignore[attr-defined]
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        # Deletes send post_delete for each row while any receiver listens (model_changed
+        # does); this holds too if Django takes its fast path, which sends none.
+        deleted, per_model = super().delete()
+        self._noted(deleted)
+        return deleted, per_model
+
+    delete.alters_data = True  # type: ignore[attr-defined]
+    delete.queryset_only = True  # type: ignore[attr-defined]
+
+    def _raw_delete(self, using: Any) -> int:
+        # The deletion collector's fast path for related rows, which sends no signal.
+        deleted = super()._raw_delete(using)
+        if deleted:
+            note_change_of(self.model, using=using)
+        return deleted
+
+    _raw_delete.alters_data = True  # type: ignore[attr-defined]
+
+
+def cached(
+    name: str,
+    parts: object,
+    compute: Callable[[], T],
+    *,
+    scopes: Iterable[str] | None = None,
+    lags: bool = False,
+    apart_from: str | None = None,
+) -> T:
+    """`compute()`, kept in the shared cache until a change of `scopes` (any change when None):
+    an aggregate that would read a large part of the table (the facet counts of a filter, a
+    member's co-authors), shared by every page that shows it and by every rendering of one, so
+    that a page rendered anew costs about the same at 200,000 papers as at 2,000. `parts` names
+    what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too, which turns off
+    whole pages only. `lags`: see `kept`; `apart_from`: see `first_change_of`."""
+    return kept(name, parts, compute, scopes=scopes, lags=lags, apart_from=apart_from)[0]
+
+
+def kept(
+    name: str,
+    parts: object,
+    compute: Callable[[], T],
+    *,
+    scopes: Iterable[str] | None = None,
+    lags: bool = False,
+    apart_from: str | None = None,
+) -> tuple[T, str]:
+    """`cached`, with a digest of the value: what a fragment drawn from it is kept under
+    ({% cache %}'s version), so that counts made anew but the same (a title edited) keep the
+    fragments drawn from them.
+
+    `lags` (counts only): a value out of date for at most settings.SITE_CACHE_LAG_SECONDS
+    since the write that moved it is served as it is while the request is answered, and
+    computed anew once the answer is sent (request_finished), by one process (a claim in the
+    shared cache); the page showing it is neither kept nor given an ETag. So the first visitor
+    after an edit does not wait for counts over 200,000 papers."""
+    stamp = current_stamp()
+    key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
+    if not stamp or bump_pending():
+        return compute(), "now-" + secrets.token_hex(8)
+    follows = frozenset(scopes) if scopes is not None else None
+    stored = caches.read(key)
+    if stored is not None:
+        made, value, digest = stored
+        moved, since = first_change_of(follows, made, stamp, apart_from=apart_from)
+        if not moved:
+            return value, digest
+        if (
+            lags
+            and since is not None
+            and time.time() - since <= settings.SITE_CACHE_LAG_SECONDS
+            and (deferred := getattr(_request_work, "deferred", None)) is not None
+        ):
+            _request_work.lagging = True
+            claim = caches.rebuild_claim_key(key)
+            if caches.add(claim, True, settings.SITE_CACHE_LAG_SECONDS):
+                deferred.append((key, claim, compute))
+            return value, digest
+    value = compute()
+    digest = _digest(value)
+    caches.write(key, (stamp, value, digest), settings.SITE_CACHE_TIMEOUT)
+    return value, digest
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)).hexdigest()[:16]
+
+
+# Per thread: the lagging values to compute once the request's answer is sent, and whether
+# the answer showed one.
+_request_work = threading.local()
+
+
+def _begin_request() -> None:
+    _request_work.deferred = []
+    _request_work.lagging = False
+
+
+def showed_lagging_value() -> bool:
+    return bool(getattr(_request_work, "lagging", False))
+
+
+def _compute_deferred(**kwargs: Any) -> None:
+    """request_finished: the answer is sent; compute the lagging values it served."""
+    deferred = getattr(_request_work, "deferred", None) or []
+    _request_work.deferred = None
+    for key, claim, compute in deferred:
+        try:
+            stamp = _shared_stamp()  # before any row is read
+            value = compute()
+            caches.write(key, (stamp, value, _digest(value)), settings.SITE_CACHE_TIMEOUT)
+        except Exception:
+            # The visitor has the answer; the next request computes the value before answering.
+            logger.exception("Counting %s anew after a change failed", key)
+        finally:
+            caches.forget(claim)
+
+
+request_finished.connect(_compute_deferred, dispatch_uid="site_cache_compute_deferred")
+
+
+def unchanged_since(made: str, scopes: Iterable[str] | None) -> bool:
+    """Whether a value made at stamp `made` that follows `scopes` (every change when None) is
+    still good now: no change since touched its scopes, and the open transaction has written
+    nothing (the stamp has not moved yet)."""
+    if bump_pending():
+        return False
+    follows = frozenset(scopes) if scopes is not None else None
+    return not first_change_of(follows, made, current_stamp())[0]
+
+
+def lasting_key(name: str, parts: object) -> str:
+    """The key of a value that outlives changes (the release and `parts` only): the latest copy
+    of a slow document, served for a bounded time while it is made again, and the claim on
+    making it."""
+    return caches.lasting_key(name, parts, release=release())
+
+
+class LocalCopies:
+    """The most recently used values of one process, at most `settings.<size_setting>` of them.
+
+    For what is read on every request and costs more to fetch from the shared cache (a file
+    read, a network round trip and unpickling) than to keep: whole pages, a list's entries.
+    Each copy follows scopes (every change when None): when a request brings a new stamp (a
+    save on this or another app server), the copies whose scopes the changes since touched are
+    dropped (all of them when those changes are not known), so a copy is valid exactly as long
+    as one in the shared cache would be.
+    """
+
+    def __init__(self, size_setting: str):
+        self.size_setting = size_setting
+        self.values: OrderedDict[str, tuple[frozenset[str] | None, object]] = OrderedDict()
+        self.stamp = ""
+        self.lock = threading.Lock()
+
+    def get_many(self, keys: list[str], *, stamp: str) -> dict[str, object]:
+        with self.lock:
+            self._catch_up(stamp)
+            found = {key: self.values[key][1] for key in keys if key in self.values}
+            for key in found:
+                self.values.move_to_end(key)
+        return found
+
+    def set_many(
+        self,
+        values: Mapping[str, object],
+        *,
+        stamp: str,
+        scopes: Callable[[str], Iterable[str] | None] = lambda key: None,
+    ) -> None:
+        with self.lock:
+            self._catch_up(stamp)
+            for key, value in values.items():
+                follows = scopes(key)
+                self.values[key] = (frozenset(follows) if follows is not None else None, value)
+                self.values.move_to_end(key)
+            size = getattr(settings, self.size_setting)
+            while len(self.values) > size:
+                self.values.popitem(last=False)
+
+    def _catch_up(self, stamp: str) -> None:
+        if stamp == self.stamp:
+            return
+        changes = changes_between(self.stamp, stamp)
+        touched = set().union(*(change.scopes for change in changes)) if changes else set()
+        if changes is None or EVERYTHING in touched:
+            self.values.clear()
+        elif touched:
+            for key in [
+                key
+                for key, (follows, _) in self.values.items()
+                if follows is None or follows & touched
+            ]:
+                del self.values[key]
+        self.stamp = stamp
+
+
+# One store per kind of value kept by cached_each, so that a large export's BibTeX entries do
+# not push the list entries out.
+_kept: dict[str, LocalCopies] = {}
+
+
+def cached_each(
+    name: str,
+    *,
+    parts: object,
+    ids: Iterable[K],
+    render: Callable[[list[K]], dict[K, str]],
+    size_setting: str = "SITE_CACHE_LOCAL_ENTRIES",
+    scopes: Callable[[K], Iterable[str] | None] = lambda id: None,
+) -> dict[K, str]:
+    """`render(ids)`, each id's value kept in this process's memory until a change of its
+    `scopes(id)` (any change when None; a paper's entry follows `paper:<pk>`): the entries of a
+    list (a paper's <li> with its citation) or of an export (its BibTeX), which every list or
+    export showing the paper shares, so that a page rendered anew renders only the entries no
+    list has shown since they changed. `render` is given the ids not kept, once, and may leave
+    out an id whose row is gone; the answer is in the order of `ids`. `parts` names what else a
+    value depends on (the site's address). Kept with SITE_CACHE=0 too, as `cached` values are;
+    never with DEBUG on, so that a template edited under runserver shows at once. `scopes` is
+    asked after `render`, which may note what it read.
+
+    In each process's memory rather than the shared cache: 50 reads from a file cache cost
+    more than the page they would spare, and the file cache lists its folder on every write.
+    Kept as UTF-8 (a str with one curly quote takes two bytes per character), at most
+    `settings.<size_setting>` values of this `name`.
+    """
+    ids = list(dict.fromkeys(ids))
+    stamp = current_stamp()
+    keep = bool(stamp) and not settings.DEBUG and not bump_pending()
+    store = _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
+    keys = {id: caches.entry_key(name, parts, id, release=language_release()) for id in ids}
+    kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}
+    found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
+    if missing := [id for id in ids if id not in found]:
+        rendered = render(missing)
+        if keep:
+            new = {keys[id]: value.encode() for id, value in rendered.items()}
+            ids_of = {keys[id]: id for id in rendered}
+            store.set_many(new, stamp=stamp, scopes=lambda key: scopes(ids_of[key]))
+        found.update(rendered)
+    return {id: found[id] for id in ids if id in found}
+
+
+def fragment_timeout() -> int:
+    """How long `{% cache %}` keeps a part of a page: not at all under DEBUG (a template being
+    edited shows on the next reload) nor inside a transaction that wrote (its stamp has not
+    moved yet)."""
+    return 0 if settings.DEBUG or bump_pending() else settings.SITE_CACHE_TIMEOUT
+
+
+@functools.cache
+def release() -> str:
+    """The code's version, so a deploy never serves a page rendered by the templates before it:
+    settings.SITE_RELEASE, else a digest of the project's own source, templates, static files and
+    translations (the same on every app server that runs the same code)."""
+    if settings.SITE_RELEASE:
+        return settings.SITE_RELEASE
+    base = Path(settings.BASE_DIR)
+    roots = {Path(config.path) for config in apps.get_app_configs()}
+    templates: list[dict[str, Any]] = settings.TEMPLATES
+    roots |= {Path(folder) for template in templates for folder in template["DIRS"]}
+    roots |= {Path(folder) for folder in settings.STATICFILES_DIRS}
+    # The translations: a corrected Chinese string shows on the next request after a deploy.
+    roots |= {Path(folder) for folder in settings.LOCALE_PATHS}
+    digest = hashlib.sha256()
+    for root in sorted(root for root in roots if root.is_relative_to(base)):
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def address_language(request: HttpRequest) -> str:
+    """The language a page's address asks for (/zh-hans/... ), else the site's default: known
+    before any middleware below the page cache has run, so a page kept or validated for one
+    language is never given for another (docs/decisions/languages.md)."""
+    return translation.get_language_from_path(request.path_info) or settings.LANGUAGE_CODE
+
+
+def page_key(request: HttpRequest, stamp: str) -> str:
+    language = address_language(request)
+    return caches.page_key(request, release=f"{release()}-{language}", stamp=stamp)
+
+
+def etag(stamp: str, request: HttpRequest) -> str:
+    return caches.etag(release=f"{release()}-{address_language(request)}", stamp=stamp)
+
+
+def language_release() -> str:
+    """The code's version and the active language: what a part of a page written in words
+    (a `{% cache %}` fragment, a list's entry) is kept under, so that the English copy is never
+    shown on a Chinese page nor the reverse."""
+    return f"{release()}-{translation.get_language() or settings.LANGUAGE_CODE}"
+
+
+class SiteCacheMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        # The most recently used pages, pickled, in this process (see cached_page).
+        self.local = LocalCopies("SITE_CACHE_LOCAL_PAGES")
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = _request_stamp.set(_shared_stamp())
+        _begin_request()
+        try:
+            return self.respond(request)
+        finally:
+            _request_stamp.reset(token)
+
+    def respond(self, request: HttpRequest) -> HttpResponse:
+        if not self.is_public(request):
+            response = self.get_response(request)
+            if settings.SESSION_COOKIE_NAME in request.COOKIES:
+                keep_private(response)
+            return response
+        if not settings.SITE_CACHE or bump_pending():
+            return self.get_response(request)
+
+        stamp = current_stamp()
+        validator = etag(stamp, request)
+        if validator in _etags(request.headers.get("If-None-Match", "")):
+            return self.not_modified(validator)
+        key = page_key(request, stamp) if request.method == "GET" else None
+        if key is not None and (cached := self.cached_page(key, stamp)) is not None:
+            cached[CACHE_HEADER] = "hit"
+            return cached
+        response = self.get_response(request)
+        if showed_lagging_value():
+            # Counts shown as they were before a change: neither kept nor validated, so the
+            # next visitor gets them counted anew.
+            response[CACHE_HEADER] = "lagging"
+        elif self.is_cacheable(response):
+            lifetime = seconds_true(response)
+            if lifetime is None:
+                response["ETag"] = validator
+            response.headers.pop("Last-Modified", None)
+            patch_vary_headers(response, ["Cookie"])
+            if "Cache-Control" not in response:
+                # Kept by browsers and proxies, but asked again each time: cheap with the ETag.
+                patch_cache_control(response, public=True, no_cache=True)
+            # A streamed answer (a large export) is validated like any page, but not kept.
+            if key is not None and not response.streaming and lifetime is None:
+                caches.write(key, response, settings.SITE_CACHE_TIMEOUT)
+                self.local.set_many(
+                    {key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp
+                )
+                response[CACHE_HEADER] = "miss"
+            elif key is not None and not response.streaming and lifetime:
+                caches.write(key, response, min(lifetime, settings.SITE_CACHE_TIMEOUT))
+                response[CACHE_HEADER] = "miss"
+        return response
+
+    def cached_page(self, key: str, stamp: str) -> HttpResponse | None:
+        """From this process's own copies first, then from the shared cache.
+
+        A page of 50 papers with their Cite blocks weighs 200 KB: reading it from a file cache
+        (or Redis) and decompressing it costs more than whitenoise's whole answer for a static
+        file.
+        """
+        if (data := self.local.get_many([key], stamp=stamp).get(key)) is not None:
+            page: HttpResponse = pickle.loads(cast(bytes, data))
+            return page
+        response: HttpResponse | None = caches.read(key)
+        # A page true until some time is kept in the shared cache only, which expires it.
+        if response is not None and seconds_true(response) is None:
+            self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
+        return response
+
+    @staticmethod
+    def is_public(request: HttpRequest) -> bool:
+        """A visitor's GET or HEAD of a page that is the same for every visitor."""
+        return (
+            request.method in ("GET", "HEAD")
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES
+            and not request.path.startswith(tuple(settings.SITE_CACHE_EXCLUDED_PATHS))
+        )
+
+    @staticmethod
+    def is_cacheable(response: HttpResponse) -> bool:
+        """A 200 that sets no cookie and does not ask to stay private or uncached: validated by
+        the stamp, and kept too when it is whole (not streamed)."""
+        control = response.get("Cache-Control", "").lower()
+        vary = {word.strip().lower() for word in response.get("Vary", "").split(",")} - {""}
+        return (
+            response.status_code == 200
+            and not response.cookies
+            and not any(word in control for word in ("private", "no-store", "no-cache"))
+            and vary <= {"cookie"}
+        )
+
+    @staticmethod
+    def not_modified(validator: str) -> HttpResponse:
+        response = HttpResponseNotModified()
+        response["ETag"] = validator
+        patch_vary_headers(response, ["Cookie"])
+        patch_cache_control(response, public=True, no_cache=True)
+        return response
+
+
+def true_until(response: HttpResponse, moment: datetime.datetime | None) -> None:
+    """The page changes at `moment` with time, not with a write (an upcoming event becomes a
+    past one): SiteCacheMiddleware keeps it no longer than that (`Expires`), in the shared
+    cache only (this process's copies do not expire), and gives it no ETag (a 304 is answered
+    from the stamp alone, which passing time does not move). None: true until the next write.
+    """
+    if moment is not None:
+        response["Expires"] = http_date(moment.timestamp())
+
+
+def seconds_true(response: HttpResponse) -> int | None:
+    """How many seconds more a page marked by `true_until` stays true (0 once it is not), or
+    None for a page that changes only with writes."""
+    if "Expires" not in response:
+        return None
+    moment = parse_http_date_safe(response["Expires"])
+    return 0 if moment is None else max(0, int(moment - time.time()))
+
+
+def keep_private(response: HttpResponse) -> None:
+    """A staff member's answer (a draft preview, an edit link) stays in their browser only."""
+    response.headers.pop("ETag", None)
+    response.headers.pop("Last-Modified", None)
+    patch_cache_control(response, private=True, no_store=True)
+
+
+def _etags(header: str) -> set[str]:
+    """The ETags of an If-None-Match header; a strong one matches its weak form too."""
+    tags = {tag.strip() for tag in header.split(",")} - {""}
+    return tags | {f"W/{tag}" for tag in tags if not tag.startswith("W/")}
