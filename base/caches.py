@@ -165,6 +165,12 @@ REGISTRY: dict[str, Cache] = {
             SHARED,
         ),
         Cache(
+            "corrections-sent",
+            "how many corrections a client address (hashed) sent in the last hour",
+            "each correction sent (publications/claims/forms.py)",
+            SHARED,
+        ),
+        Cache(
             "rebuild-claim",
             "which process recomputes a lagging value; whether a related papers' build is queued",
             "-",
@@ -229,6 +235,11 @@ def etag(*, release: str, stamp: str) -> str:
 
 def heartbeat_key(job_id: object) -> str:
     return f"{_registered('bibtex-import-heartbeat')}:{job_id}"
+
+
+def corrections_sent_key(address: str) -> str:
+    """A client address's count of corrections sent, under a digest of the address."""
+    return f"{_registered('corrections-sent')}:{hashlib.sha256(address.encode()).hexdigest()}"
 
 
 # Reads and writes of the shared cache (settings.CACHES["default"]). ---------------------------

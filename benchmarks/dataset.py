@@ -361,7 +361,7 @@ def generate(*, size: int, seed: int) -> Summary:
                     "publication_id": number,
                     "position": position,
                     "name": names[index],
-                    "person_id": person_of[index].pk if index in person_of else None,
+                    "researcher_id": person_of[index].pk if index in person_of else None,
                     "equal_contribution": position <= 2 and number % 17 == 0,
                 }
                 for number, (_, _, authors) in enumerate(papers, start=1)

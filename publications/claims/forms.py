@@ -1,10 +1,8 @@
 """The forms of a paper's "Claim or correct" page (pages/views/publications.py, claims)."""
 
-import hashlib
-
 from django import forms
-from django.core.cache import cache
 
+from base import caches
 from publications.claims.models import Claim
 
 # Corrections one client address may send in an hour: a person fixing a few papers, not a
@@ -71,11 +69,11 @@ class CorrectionForm(forms.ModelForm):
 def within_rate_limit(address: str) -> bool:
     """Count one correction from `address` (kept hashed, for an hour, in the shared cache);
     False once it passes CORRECTIONS_PER_HOUR."""
-    key = "corrections-sent:" + hashlib.sha256(address.encode()).hexdigest()
-    cache.add(key, 0, timeout=RATE_WINDOW_SECONDS)
+    key = caches.corrections_sent_key(address)
+    caches.add(key, 0, RATE_WINDOW_SECONDS)
     try:
-        count = cache.incr(key)
+        count = caches.increment(key)
     except ValueError:  # expired between the two calls
-        cache.set(key, 1, timeout=RATE_WINDOW_SECONDS)
+        caches.write(key, 1, RATE_WINDOW_SECONDS)
         count = 1
     return count <= CORRECTIONS_PER_HOUR

@@ -3,6 +3,7 @@ CV entries and links. Every object has a first version however it was made; diff
 as words; a revert restores the parts; recovering a deleted object restores what pointed at
 it; a bad id in any history URL is a 404."""
 
+import datetime
 import io
 import re
 
@@ -22,7 +23,15 @@ from publications.models import Publication
 from tests.admin_forms import inline_management, post_person
 from tests.admin_pages import change_form_data
 from tests.department import make_area, make_external, make_membership, make_research_group
-from tests.factories import make_group, make_news, make_person, make_publication, make_venue
+from tests.factories import (
+    make_event,
+    make_group,
+    make_news,
+    make_person,
+    make_publication,
+    make_venue,
+)
+from tests.outputs.conftest import make_output
 
 pytestmark = pytest.mark.django_db
 
@@ -387,6 +396,9 @@ MAKERS = {
         person=make_person(), position=1, collaborator=make_person()
     ),
     "departure": lambda: Departure.objects.create(person=make_person(), last_role="Student"),
+    # Talks and events, datasets and software (issue 28)
+    "event": lambda: make_event(starts_in=datetime.timedelta(days=1)),
+    "output": make_output,
 }
 
 

@@ -315,7 +315,7 @@ def test_the_bibtex_import_names_an_abstract_nested_too_deep_as_the_entrys_probl
     ]
 
 
-@isolate_apps("directory")
+@isolate_apps("base")
 def test_a_markdown_field_without_its_rendered_companion_fails_the_system_check():
     class Note(models.Model):
         text = MarkdownField(blank=True)
