@@ -187,7 +187,9 @@ def decide_claim(*, claim_id: int, accept: bool, user: Any) -> str:
     editor = str(getattr(user, "person", None) or user.get_full_name() or user.get_username())
     with transaction.atomic():
         claim = (
-            Claim.objects.select_for_update()
+            # The claim's row only: PostgreSQL locks no row on the nullable side of an outer
+            # join (a correction has no author row), and refuses to be asked.
+            Claim.objects.select_for_update(of=("self",))
             .select_related("authorship", "person", "publication")
             .filter(pk=claim_id)
             .first()
