@@ -1,6 +1,8 @@
 """A member says "This is me" on a paper's page and an editor accepts it in the queue; a
 visitor without JavaScript sends a correction."""
 
+from collections.abc import Iterator
+
 import pytest
 from playwright.sync_api import expect
 
@@ -20,12 +22,23 @@ paper = Publication.objects.create(title="A Paper to Claim", slug={PAPER!r}, yea
 Authorship.objects.create(publication=paper, position=1, name="C. Claimer")
 Authorship.objects.create(publication=paper, position=2, name="Someone Else")
 """
+# The served site is shared by the whole browser suite: what this module adds, it takes away
+# (the people list's tests count the seeded members' cards).
+REMOVE_MEMBER_AND_PAPER = f"""
+from django.contrib.auth.models import User
+from people.models import Person
+from publications.models import Publication
+Publication.objects.filter(slug={PAPER!r}).delete()
+Person.objects.filter(slug="claire-claimer").delete()
+User.objects.filter(username={MEMBER!r}).delete()
+"""
 
 
 @pytest.fixture(scope="module")
-def paper_to_claim(site_url, server_environment) -> str:
+def paper_to_claim(site_url, server_environment) -> Iterator[str]:
     shell(server_environment, MAKE_MEMBER_AND_PAPER)
-    return f"/publications/{PAPER}/"
+    yield f"/publications/{PAPER}/"
+    shell(server_environment, REMOVE_MEMBER_AND_PAPER)
 
 
 def test_a_member_claims_an_author_and_an_editor_accepts_it(browser, site_url, paper_to_claim):

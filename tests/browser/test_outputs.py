@@ -17,7 +17,7 @@ from people.models import ExternalPerson, Person
 from publications.models import Publication
 hang = Person.objects.get(slug="hang-zhu")
 outsider = ExternalPerson.objects.create(name="Ada Outside", slug="ada-outside-outputs")
-paper = Publication.objects.filter(authorships__person=hang).first()
+paper = Publication.objects.filter(authorships__researcher=hang).first()
 for number in range(6):
     output = Output.objects.create(
         kind="software" if number % 2 else "dataset",
