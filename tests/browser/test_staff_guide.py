@@ -39,6 +39,9 @@ User.objects.filter(username="haoran-zhang").delete()
 
 def shoot(page, name: str) -> None:
     GUIDE.mkdir(parents=True, exist_ok=True)
+    # A click that submits a form may still be loading the next page: Chromium cannot capture
+    # a page mid-navigation ("Unable to capture screenshot", seen once on PostgreSQL).
+    page.wait_for_load_state("load")
     page.screenshot(path=GUIDE / f"{name}.png")
 
 
@@ -124,6 +127,7 @@ def walk(browser, site_url, fetching_site) -> None:  # noqa: F811
         page.locator("#result_list tr", has_text=name).locator("input.action-select").check()
     page.locator("select[name='action']").select_option("merge_selected")
     page.locator("button[name='index']").click()
+    expect(page.get_by_role("button", name="Merge")).to_be_visible()
     shoot(page, "13-merge")
     page.get_by_role("button", name="Merge").click()
     expect(page.locator(".messagelist")).to_contain_text("Merged")
