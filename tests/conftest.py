@@ -14,6 +14,20 @@ from tests.cases import make_editor  # noqa: E402
 from tests.live_site import manage, site_environment  # noqa: E402
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--browser-matrix",
+        choices=("whole", "desktop-light"),
+        default="whole",
+        help=(
+            "whole: every browser test at each screen size and colour scheme (the default, the "
+            "README's test command); desktop-light: those at the desktop size in the light scheme "
+            "only, for a second run on another database, where a size or a scheme changes nothing "
+            "the database does (.ci/run's PostgreSQL run)."
+        ),
+    )
+
+
 def pytest_runtest_setup(item):
     """`@pytest.mark.needs("chromium")`: a tool from Debian (tests/tools.py) the test calls."""
     tools.needs_tools(*(name for marker in item.iter_markers("needs") for name in marker.args))

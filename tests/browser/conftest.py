@@ -36,11 +36,35 @@ STAFF_PASSWORD = "a-long-browser-test-password"
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", PROJECT / "test-artifacts" / "screenshots"))
 
 
-def pytest_collection_modifyitems(items):
+# The parameter values that repeat a browser test at another screen size or colour scheme than
+# the desktop in light, which is the one `--browser-matrix=desktop-light` keeps.
+MATRIX_REPEATS = frozenset({"phone", "dark"})
+
+
+def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.needs("chromium"))
+    if config.getoption("browser_matrix") == "desktop-light":
+        repeats = [item for item in items if is_matrix_repeat(item)]
+        if repeats:
+            config.hook.pytest_deselected(items=repeats)
+            items[:] = [item for item in items if item not in set(repeats)]
+
+
+def is_matrix_repeat(item: pytest.Item) -> bool:
+    """A browser test's run at the phone size or in the dark scheme (a parameter of its own,
+    or one of the (size, scheme) pairs some modules' page fixtures take)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    values = [
+        part
+        for value in params.values()
+        for part in (value if isinstance(value, tuple) else (value,))
+    ]
+    return "tests/browser/" in str(item.fspath) and any(
+        isinstance(value, str) and value in MATRIX_REPEATS for value in values
+    )
 
 
 def free_port() -> int:
