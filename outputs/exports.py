@@ -63,7 +63,8 @@ def csl_item(output: Output, *, base_url: str) -> dict[str, object]:
     item["URL"] = output.url or base_url + output.get_absolute_url()
     if description := plain_text(output.description_html):
         item["abstract"] = description
-    return without_control_characters(item)
+    cleaned: dict[str, object] = without_control_characters(item)
+    return cleaned
 
 
 def csl_json(outputs: Iterable[Output], *, base_url: str) -> str:
@@ -193,4 +194,5 @@ def codemeta(output: Output, *, base_url: str) -> dict[str, object]:
         data["datePublished"] = output.released.isoformat()
     if description := plain_text(output.description_html):
         data["description"] = description
-    return without_control_characters(data)
+    cleaned: dict[str, object] = without_control_characters(data)
+    return cleaned

@@ -448,10 +448,10 @@ def _latex_character(character: str) -> str:
     if character in LATEX_LIGATURES:
         return LATEX_LIGATURES[character]
     if character in LATEX_SPECIALS:
-        return LATEX_SPECIALS_ENCODER.unicode_to_latex(character)
+        return str(LATEX_SPECIALS_ENCODER.unicode_to_latex(character))
     if character not in LATEX_LETTERS and not _accented_latin_letter(character):
         return character
-    encoded = LATEX_ENCODER.unicode_to_latex(character)
+    encoded = str(LATEX_ENCODER.unicode_to_latex(character))
     if encoded == character:
         return encoded
     if character not in DOTLESS:
