@@ -9,6 +9,7 @@ today's values as examples (`with_choices`): the schema does not freeze today's 
 """
 
 import copy
+import datetime
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -17,12 +18,14 @@ from django import forms
 from django.core.paginator import InvalidPage, Paginator
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.http import urlencode
-from ninja import Field, Schema
+from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 from pydantic import create_model
+
+from base.site_cache import true_until
 
 Item = TypeVar("Item")
 
@@ -159,6 +162,53 @@ def filter_parameters(
         fields[name] = parameter(field, description=str(filter_.label or name))
     model_name = "".join(part.title() for part in operation_id.split("_")) + "Query"
     return create_model(model_name, __base__=Schema, **fields)
+
+
+def add_filtered_list(
+    router: Router,
+    path: str,
+    *,
+    operation_id: str,
+    summary: str,
+    description: str,
+    filterset_class: type[django_filters.FilterSet],
+    rows: Callable[[], QuerySet[Any]],
+    row: Callable[[Any, HttpRequest], dict[str, Any]],
+    page: type[Schema],
+    per_page: int,
+    changes_at: Callable[[Any], datetime.datetime | None] | None = None,
+) -> None:
+    """Add to `router` the list operation at `path` an app's HTML list has beside it: its query
+    parameters are `filterset_class`'s (filter_parameters), its rows `rows()` narrowed by that
+    FilterSet as the page narrows them, `per_page` at a time, each made by `row`; a value the
+    page would ignore is refused (filtered_page). `description` is what the API's docs say of
+    it. `changes_at`, for a list that changes with time (upcoming events): when the narrowed
+    rows stop being true, so the page cache keeps the answer no longer (true_until).
+
+    The apps' lists of news, events, outputs and people are this one operation with their own
+    models; the URL name is `operation_id` ("api:list_news"), as a view of that name gave it.
+    """
+    parameters = filter_parameters(filterset_class, operation_id=operation_id)
+
+    def list_rows(
+        request: HttpRequest,
+        response: HttpResponse,
+        filters: Query[parameters],  # type: ignore[valid-type]
+    ) -> dict[str, Any]:
+        filterset = filterset_class(request.GET, queryset=rows())
+        found = filtered_page(request, filterset, per_page=per_page, row=row)
+        if changes_at is not None:
+            true_until(response, changes_at(filterset.qs))
+        return found
+
+    router.get(
+        path,
+        response={200: page, **ERRORS},
+        operation_id=operation_id,
+        url_name=operation_id,
+        summary=summary,
+        description=description,
+    )(list_rows)
 
 
 NO_NULL_CHARACTER = r"^[^\x00]*$"

@@ -8,24 +8,17 @@ Django's test client, and the median of the timed runs is printed with the query
 """
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("SECRET_KEY", "benchmark-only")
-TEMPORARY = tempfile.mkdtemp(prefix="lab-bench-")
-if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-    os.environ["DATABASE_URL"] = f"sqlite:///{TEMPORARY}/bench.sqlite3"
+# As a script this folder comes first on sys.path, and benchmarks/http.py would hide the
+# standard library's `http`.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+import benchmarks.standalone  # noqa: E402, F401  (sets Django up)
 
-import django  # noqa: E402
-
-django.setup()
-
+# isort: split
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402

@@ -5,16 +5,9 @@ Whether an event is upcoming changes with the time: each answer says until when 
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Router, Schema
 
-from base.api import (
-    ERRORS,
-    NamedPageOut,
-    PageOut,
-    filter_parameters,
-    filtered_page,
-    page_link,
-)
+from base.api import ERRORS, NamedPageOut, PageOut, add_filtered_list, page_link
 from base.site_cache import true_until
 from events.filters import EventFilter
 from events.models import Event
@@ -87,22 +80,20 @@ def event_summary(event: Event, request: HttpRequest) -> dict:
     }
 
 
-EventQuery = filter_parameters(EventFilter, operation_id="list_events")
-
-
-@router.get(
+add_filtered_list(
+    router,
     "/events/",
-    response={200: EventPage, **ERRORS},
     operation_id="list_events",
     summary="Talks and events, filtered as on /events/",
+    description="Newest first (Event.Meta.ordering), upcoming and past together: `upcoming` "
+    "tells them apart.",
+    filterset_class=EventFilter,
+    rows=lambda: Event.objects.published().for_listing(),
+    row=event_summary,
+    page=EventPage,
+    per_page=PER_PAGE,
+    changes_at=lambda events: events.next_change(),
 )
-def list_events(request, response: HttpResponse, filters: Query[EventQuery]):  # type: ignore[valid-type]
-    """Newest first (Event.Meta.ordering), upcoming and past together: `upcoming` tells them
-    apart."""
-    filterset = EventFilter(request.GET, queryset=Event.objects.published().for_listing())
-    found = filtered_page(request, filterset, per_page=PER_PAGE, row=event_summary)
-    true_until(response, filterset.qs.next_change())
-    return found
 
 
 @router.get(

@@ -2,16 +2,9 @@
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Router, Schema
 
-from base.api import (
-    ERRORS,
-    NamedPageOut,
-    PageOut,
-    filter_parameters,
-    filtered_page,
-    page_link,
-)
+from base.api import ERRORS, NamedPageOut, PageOut, add_filtered_list, page_link
 from news.filters import NewsFilter
 from news.models import NewsItem
 
@@ -53,20 +46,19 @@ def news_summary(item: NewsItem, request: HttpRequest) -> dict:
     }
 
 
-NewsQuery = filter_parameters(NewsFilter, operation_id="list_news")
-
-
-@router.get(
+add_filtered_list(
+    router,
     "/news/",
-    response={200: NewsPage, **ERRORS},
     operation_id="list_news",
     summary="News, filtered as on /news/",
+    description="In the news page's order (NewsItem.Meta.ordering), so page N is the page's "
+    "page N.",
+    filterset_class=NewsFilter,
+    rows=lambda: NewsItem.objects.published().for_listing(),
+    row=news_summary,
+    page=NewsPage,
+    per_page=PER_PAGE,
 )
-def list_news(request, filters: Query[NewsQuery]):  # type: ignore[valid-type]
-    """In the news page's order (NewsItem.Meta.ordering), so page N is the page's page N."""
-    items = NewsItem.objects.published().for_listing()
-    filterset = NewsFilter(request.GET, queryset=items)
-    return filtered_page(request, filterset, per_page=PER_PAGE, row=news_summary)
 
 
 @router.get(

@@ -3,9 +3,9 @@
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Router, Schema
 
-from base.api import ERRORS, NamedPageOut, PageOut, filter_parameters, filtered_page, page_link
+from base.api import ERRORS, NamedPageOut, PageOut, add_filtered_list, page_link
 from outputs.filters import OutputFilter
 from outputs.models import Output
 
@@ -67,19 +67,18 @@ def output_summary(output: Output, request: HttpRequest) -> dict:
     }
 
 
-OutputQuery = filter_parameters(OutputFilter, operation_id="list_outputs")
-
-
-@router.get(
+add_filtered_list(
+    router,
     "/outputs/",
-    response={200: OutputPage, **ERRORS},
     operation_id="list_outputs",
     summary="Datasets and software, filtered as on /outputs/",
+    description="In the list page's order (newest release first), so page N is the page's page N.",
+    filterset_class=OutputFilter,
+    rows=lambda: Output.objects.published().for_listing(),
+    row=output_summary,
+    page=OutputPage,
+    per_page=PER_PAGE,
 )
-def list_outputs(request, filters: Query[OutputQuery]):  # type: ignore[valid-type]
-    """In the list page's order (newest release first), so page N is the page's page N."""
-    filterset = OutputFilter(request.GET, queryset=Output.objects.published().for_listing())
-    return filtered_page(request, filterset, per_page=PER_PAGE, row=output_summary)
 
 
 @router.get(

@@ -3,8 +3,8 @@
 Citation File Format GitHub and Zenodo read) and CodeMeta JSON.
 
 Each reads only what Output.objects.for_listing() prefetched. Names, LaTeX and the BibTeX
-entry's layout are the publications export's own (publications/exports.py), so a name is
-written one way wherever the site writes it.
+entry's layout are the publications export's own (publications/exports.py's public writing
+helpers), so a name is written one way wherever the site writes it.
 """
 
 import json
@@ -19,12 +19,12 @@ from people.names import split_name
 from publications.citation_keys import base_citation_key
 from publications.exports import (
     CSL_JSON_LAYOUT,
-    _bibtex_name,
-    _csl_name,
-    _latex,
-    _text,
-    _verbatim,
-    _write_entry,
+    bibtex_name,
+    csl_name,
+    latex,
+    one_line,
+    verbatim,
+    write_bibtex_entry,
 )
 
 CODEMETA_CONTEXT = "https://w3id.org/codemeta/3.0"
@@ -49,7 +49,7 @@ def csl_item(output: Output, *, base_url: str) -> dict[str, object]:
         "id": citation_key(output),
         "type": output.kind,  # CSL 1.0.2 names both types as this model does
         "title": output.title,
-        "author": [_csl_name(name) for name in output.creator_names],
+        "author": [csl_name(name) for name in output.creator_names],
     }
     if output.released:
         parts = [output.released.year, output.released.month, output.released.day]
@@ -63,7 +63,8 @@ def csl_item(output: Output, *, base_url: str) -> dict[str, object]:
     item["URL"] = output.url or base_url + output.get_absolute_url()
     if description := plain_text(output.description_html):
         item["abstract"] = description
-    return without_control_characters(item)
+    cleaned: dict[str, object] = without_control_characters(item)
+    return cleaned
 
 
 def csl_json(outputs: Iterable[Output], *, base_url: str) -> str:
@@ -82,19 +83,19 @@ def bibtex_entry(output: Output, *, key: str | None = None) -> str:
     print it as @misc; the licence has no biblatex field and is left out."""
     fields = []
     if names := output.creator_names:
-        fields.append(("author", " and ".join(map(_bibtex_name, names))))
+        fields.append(("author", " and ".join(map(bibtex_name, names))))
     # Double braces keep the title's capitals whatever the style.
-    fields.append(("title", "{" + _latex(output.title) + "}"))
+    fields.append(("title", "{" + latex(output.title) + "}"))
     if output.version:
-        fields.append(("version", _latex(output.version)))
+        fields.append(("version", latex(output.version)))
     if output.released:
         fields.append(("date", output.released.isoformat()))
         fields.append(("year", str(output.released.year)))
     if output.doi:
-        fields.append(("doi", _verbatim(output.doi)))
+        fields.append(("doi", verbatim(output.doi)))
     if output.url:
-        fields.append(("url", _verbatim(output.url)))
-    return _write_entry(output.kind, key or citation_key(output), fields)
+        fields.append(("url", verbatim(output.url)))
+    return write_bibtex_entry(output.kind, key or citation_key(output), fields)
 
 
 def bibtex(outputs: Iterable[Output]) -> str:
@@ -114,7 +115,7 @@ def bibtex(outputs: Iterable[Output]) -> str:
 def _yaml(value: str) -> str:
     """A YAML double-quoted scalar: JSON's escapes are YAML's, so json.dumps writes one that
     every YAML reader takes, whatever the text holds."""
-    return json.dumps(_text(value), ensure_ascii=False)
+    return json.dumps(one_line(value), ensure_ascii=False)
 
 
 def citation_cff(output: Output, *, base_url: str) -> str:
@@ -193,4 +194,5 @@ def codemeta(output: Output, *, base_url: str) -> dict[str, object]:
         data["datePublished"] = output.released.isoformat()
     if description := plain_text(output.description_html):
         data["description"] = description
-    return without_control_characters(data)
+    cleaned: dict[str, object] = without_control_characters(data)
+    return cleaned

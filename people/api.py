@@ -5,6 +5,7 @@ Email addresses stay out, as they stay out of the pages' markup and JSON-LD: the
 every site and every harvester.
 """
 
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -17,9 +18,8 @@ from base.api import (
     PageOut,
     PageQuery,
     WebLinkOut,
+    add_filtered_list,
     api_list,
-    filter_parameters,
-    filtered_page,
     links_data,
     page_link,
     page_of,
@@ -206,22 +206,25 @@ def cv_entry(entry) -> dict:
     }
 
 
-PersonQuery = filter_parameters(PersonFilter, operation_id="list_people")
+def directory_order() -> QuerySet[Person]:
+    """The directory's order, then the slug: a page must end on something unique."""
+    people = Person.objects.published().for_directory()
+    return people.order_by(*people.query.order_by, "slug")
 
 
-@router.get(
+add_filtered_list(
+    router,
     "/people/",
-    response={200: PeoplePage, **ERRORS},
     operation_id="list_people",
     summary="People, filtered as on /people/",
+    description="In the directory's order (by group, the alumni last, then by name), then by "
+    "slug, so namesakes keep their pages.",
+    filterset_class=PersonFilter,
+    rows=directory_order,
+    row=person_summary,
+    page=PeoplePage,
+    per_page=PER_PAGE,
 )
-def list_people(request, filters: Query[PersonQuery]):  # type: ignore[valid-type]
-    """In the directory's order (by group, the alumni last, then by name), then by slug, so
-    namesakes keep their pages."""
-    people = Person.objects.published().for_directory()
-    people = people.order_by(*people.query.order_by, "slug")
-    filterset = PersonFilter(request.GET, queryset=people)
-    return filtered_page(request, filterset, per_page=PER_PAGE, row=person_summary)
 
 
 @router.get(

@@ -11,10 +11,11 @@ added later moves too, and this module needs no app above it.
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.contrib.auth.tokens import default_token_generator
 from django.db import models, transaction
 from django.utils import timezone
@@ -30,6 +31,10 @@ from people.names import normalize_name
 # What a merge copies from the absorbed record into the kept one, where the kept one has none.
 IDENTIFIERS = ["affiliation", "orcid", "dblp", "homepage"]
 
+# Who made a change, for its history rows (the project keeps Django's User as its login
+# model); None for a command or a test.
+Editor = User | None
+
 
 class IdentityChangeRefused(ValueError):
     """A merge, split or undo that would lose or confuse data; the message says why."""
@@ -42,18 +47,22 @@ class UndoResult:
     skipped: int
 
 
-def pointing_relations(model) -> list[models.ForeignKey]:
+def pointing_relations(model: type[models.Model]) -> list[models.ForeignKey[Any, Any]]:
     """The foreign keys of other models that point at `model`, except hidden ones (the log's
     own, and the history tables'). For Researcher: the one key of every author, advisor and
     collaborator row (a merge or split moves that one column)."""
     return [
         relation.field
         for relation in model._meta.related_objects
-        if relation.one_to_many and not relation.hidden
+        if relation.one_to_many
+        and not relation.hidden
+        and isinstance(relation.field, models.ForeignKey)
     ]
 
 
-def move_rows(*, rows: list, field: str, to, reason: str, user) -> list[int]:
+def move_rows(
+    *, rows: list[models.Model], field: str, to: Researcher, reason: str, user: Editor
+) -> list[int]:
     """Point `field` of each row at `to`, recording each row's history. Returns their ids."""
     if not rows:
         return []
@@ -69,14 +78,14 @@ def move_rows(*, rows: list, field: str, to, reason: str, user) -> list[int]:
     return [row.pk for row in rows]
 
 
-def save_with_history(record: models.Model, *, reason: str, user) -> None:
+def save_with_history(record: models.Model, *, reason: str, user: Editor) -> None:
     record._change_reason = reason  # type: ignore[attr-defined]
     if user is not None:
         record._history_user = user  # type: ignore[attr-defined]
     record.save()
 
 
-def delete_with_history(record: models.Model, *, reason: str, user) -> None:
+def delete_with_history(record: models.Model, *, reason: str, user: Editor) -> None:
     record._change_reason = reason  # type: ignore[attr-defined]
     if user is not None:
         record._history_user = user  # type: ignore[attr-defined]
@@ -90,7 +99,7 @@ def unique_slug(name: str) -> str:
     return numbered(base, taken=Researcher.objects.filter(slug__startswith=base), field="slug")
 
 
-def numbered(base: str, *, taken: models.QuerySet, field: str) -> str:
+def numbered(base: str, *, taken: models.QuerySet[Any], field: str) -> str:
     """`base`, or `base-2`, `base-3`… : the first that no row of `taken` has in `field`."""
     used = set(taken.values_list(field, flat=True))
     name, number = base, 1
@@ -102,7 +111,7 @@ def numbered(base: str, *, taken: models.QuerySet, field: str) -> str:
 
 @transaction.atomic
 def merge_external_people(
-    *, keep: ExternalPerson, absorb: ExternalPerson, user=None
+    *, keep: ExternalPerson, absorb: ExternalPerson, user: Editor = None
 ) -> IdentityChange:
     """Make `absorb` part of `keep`: its rows point at `keep`, its name and aliases become
     aliases of `keep`, its identifiers fill those `keep` lacks, and `absorb` is deleted.
@@ -122,7 +131,7 @@ def merge_external_people(
     reason = f"Merged “{absorb.name}” (#{absorb.pk}) into “{keep.name}” (#{keep.pk})"
     # Every relation is logged, those with no row too: a record with no rows merges (and its
     # log, which may not be empty, says so) as well as one with many.
-    moved: dict[str, dict] = {}
+    moved: dict[str, dict[str, Any]] = {}
     for relation in pointing_relations(Researcher):
         label = relation.model._meta.label_lower
         moved.setdefault(label, {"field": relation.name, "ids": []})
@@ -162,7 +171,11 @@ def merge_external_people(
 
 @transaction.atomic
 def split_author_rows(
-    *, record: ExternalPerson, authorship_ids, into: ExternalPerson | None = None, user=None
+    *,
+    record: ExternalPerson,
+    authorship_ids: Iterable[int],
+    into: ExternalPerson | None = None,
+    user: Editor = None,
 ) -> IdentityChange:
     """Take author rows wrongly linked to `record` off it: onto `into`, or onto a new record
     named as the first row is printed.
@@ -197,7 +210,7 @@ def split_author_rows(
 
 
 @transaction.atomic
-def undo_identity_change(*, change: IdentityChange, user=None) -> UndoResult:
+def undo_identity_change(*, change: IdentityChange, user: Editor = None) -> UndoResult:
     """Put back what `change` moved: the rows it moved that still point where it put them go
     back, and a merged record is recreated with its own id, name, aliases and identifiers."""
     change = IdentityChange.objects.select_for_update().get(pk=change.pk)
@@ -216,7 +229,7 @@ def undo_identity_change(*, change: IdentityChange, user=None) -> UndoResult:
     return result
 
 
-def _undo_merge(change: IdentityChange, keep: ExternalPerson, user) -> UndoResult:
+def _undo_merge(change: IdentityChange, keep: ExternalPerson, user: Editor) -> UndoResult:
     snapshot = change.other_snapshot
     if Researcher.objects.filter(slug=snapshot["slug"]).exists():
         raise IdentityChangeRefused(
@@ -235,7 +248,7 @@ def _undo_merge(change: IdentityChange, keep: ExternalPerson, user) -> UndoResul
     return _move_back(change, source=keep, to=absorbed, reason=reason, user=user)
 
 
-def _undo_split(change: IdentityChange, record: ExternalPerson, user) -> UndoResult:
+def _undo_split(change: IdentityChange, record: ExternalPerson, user: Editor) -> UndoResult:
     other = _record(change.other_id)
     if other is None:
         raise IdentityChangeRefused(
@@ -257,7 +270,9 @@ def _record(record_id: int | None) -> ExternalPerson | None:
     return ExternalPerson.objects.filter(pk=record_id).first() if record_id else None
 
 
-def _move_back(change: IdentityChange, *, source, to, reason: str, user) -> UndoResult:
+def _move_back(
+    change: IdentityChange, *, source: Researcher, to: Researcher, reason: str, user: Editor
+) -> UndoResult:
     restored = skipped = 0
     for label, moved in change.moved.items():
         model = apps.get_model(label)
@@ -269,7 +284,7 @@ def _move_back(change: IdentityChange, *, source, to, reason: str, user) -> Undo
     return UndoResult(restored=restored, skipped=skipped)
 
 
-def let_login_edit_profile(*, user) -> list[str]:
+def let_login_edit_profile(*, user: User) -> list[str]:
     """Give a login linked to a person what a member needs to sign in to the admin and edit
     their profile: staff status, and the Member logins group unless it is an editor's. Without
     them the sign-in page says the password is wrong, which no one can act on. Returns what was
@@ -310,7 +325,7 @@ def unique_username(base: str) -> str:
 
 
 @transaction.atomic
-def give_login(*, person: Person, by=None) -> GivenLogin:
+def give_login(*, person: Person, by: Editor = None) -> GivenLogin:
     """Make a login for `person` (named after their address, with their email), with what a
     member needs to sign in (staff status, the Member logins group), linked to them. It has no
     password: the member sets one at the returned address, so staff never type or know it.

@@ -7,8 +7,13 @@ names ten thousand authors, and objects for them would take most of its time. Ci
 stored on the rows (publications/citation_keys.py). A publication without a year is written
 without one.
 
-Text goes out without control characters (`_text`): validation refuses them now, but a row
+Text goes out without control characters (`one_line`): validation refuses them now, but a row
 stored before may hold one, and reference managers choke on them (CSV readers on NUL).
+
+Other apps' exports (outputs/exports.py: datasets and software) write their entries with the
+same pieces, so a name or a title is written one way wherever the site writes it: `one_line`,
+`latex`, `verbatim`, `bibtex_name`, `csl_name` and `write_bibtex_entry` are this module's
+public writing helpers.
 """
 
 import csv
@@ -351,38 +356,38 @@ def _bibtex_text(
     entry_type = BIBTEX_TYPES[paper.type] if paper.venue else "misc"
     fields = []
     if authors:
-        fields.append(("author", " and ".join(map(_bibtex_name, authors))))
+        fields.append(("author", " and ".join(map(bibtex_name, authors))))
     if equal:
         # biblatex's data annotation of names ("1=equal; 2=equal", by the author's place in
         # the list): styles can mark them; classic BibTeX and pandoc skip the field.
         places = [str(place) for place, name in enumerate(authors, start=1) if name in equal]
         fields.append(("author+an", "; ".join(f"{place}=equal" for place in places)))
     # Double braces keep the title's capitals ("GPU", "Klotski") whatever the style.
-    fields.append(("title", "{" + _latex(paper.title) + "}"))
+    fields.append(("title", "{" + latex(paper.title) + "}"))
     if paper.venue:
         # Braced whole, as the title: CSL processors (pandoc, citeproc) otherwise change the
         # case of a venue's name ("IEEE S&P" read as "IEEE s&p").
-        fields.append((BIBTEX_VENUE_FIELDS[entry_type], "{" + _latex(paper.venue) + "}"))
+        fields.append((BIBTEX_VENUE_FIELDS[entry_type], "{" + latex(paper.venue) + "}"))
     if paper.publisher:
         # Braced whole as the venue: a publisher's name keeps its case ("ACM", "de Gruyter").
-        fields.append(("publisher", "{" + _latex(paper.publisher) + "}"))
+        fields.append(("publisher", "{" + latex(paper.publisher) + "}"))
     if paper.year:
         fields.append(("year", str(paper.year)))
     if paper.doi:
-        fields.append(("doi", _verbatim(paper.doi)))
+        fields.append(("doi", verbatim(paper.doi)))
     if pdf_url:
-        fields.append(("url", _verbatim(pdf_url)))
+        fields.append(("url", verbatim(pdf_url)))
     if note := _note(paper):
-        fields.append(("note", _latex(note)))
-    return _write_entry(entry_type, key, fields)
+        fields.append(("note", latex(note)))
+    return write_bibtex_entry(entry_type, key, fields)
 
 
-def _write_entry(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:
+def write_bibtex_entry(entry_type: str, key: str, fields: list[tuple[str, str]]) -> str:
     """The entry as bibtexparser writes it in our layout (two-space indent, each value in
     braces but digits in a field that may be a number): written here, since building a
     bibtexparser Library and running its writing middleware for each of a year's thousand
     entries cost more than the rest of the entry. tests/publications/test_bibtex_writing.py
-    holds the two to the same bytes. No value holds a line break (`_text`)."""
+    holds the two to the same bytes. No value holds a line break (`one_line`)."""
     lines = [
         f"  {name} = {value}"
         if name in BARE_DIGITS and value.isdigit()
@@ -393,36 +398,38 @@ def _write_entry(entry_type: str, key: str, fields: list[tuple[str, str]]) -> st
 
 
 @lru_cache(maxsize=8192)
-def _bibtex_name(name: str) -> str:
+def bibtex_name(name: str) -> str:
     """A name BibTeX reads back whole: braced when a comma or "and" would split it. Written
     family first ("{\\'E}mile {\\~N}u{\\~n}ez" as "{\\~N}u{\\~n}ez, {\\'E}mile") when a given name
     begins with an accented letter: pandoc 2.17 reads a braced first word as a particle
     ("von"), not as the given name that BibTeX and bibtexparser read. Remembered: a
     year's export writes the same few hundred names thousands of times."""
-    encoded = _latex(name)
+    encoded = latex(name)
     words = name.casefold().split()
     if "and" in words or name.casefold() == "others":
         return "{" + encoded + "}"
     parts = split_name(name)
     family = " ".join(part for part in (parts.particle, parts.family) if part)
     if parts.suffix:  # BibTeX's three-part form, the one way it reads a suffix
-        return _latex(f"{family}, {parts.suffix}, {parts.given}")
+        return latex(f"{family}, {parts.suffix}, {parts.given}")
     if "," in name:
         return "{" + encoded + "}"
-    if any(_latex(word).startswith("{") for word in parts.given.split()):
-        return _latex(", ".join(part for part in (family, parts.given) if part))
+    if any(latex(word).startswith("{") for word in parts.given.split()):
+        return latex(", ".join(part for part in (family, parts.given) if part))
     return encoded
 
 
-def _text(text: str) -> str:
+def one_line(text: str) -> str:
     """One line of text as every format writes it: no control characters, single spaces."""
     if text.isprintable():  # no control character, no line break: most titles and names
         return " ".join(text.split())
     return " ".join(strip_control_characters(text).split())
 
 
-def _latex(text: str) -> str:
-    text = _text(text)
+def latex(text: str) -> str:
+    """One line of text as a BibTeX field's value: Latin letters with accents and LaTeX's
+    special characters as LaTeX ("Gödel" as "G{\\"o}del"), everything else as it is."""
+    text = one_line(text)
     if PLAIN_LATEX.fullmatch(text):
         return text
     return "".join(map(_latex_character, text))
@@ -441,10 +448,10 @@ def _latex_character(character: str) -> str:
     if character in LATEX_LIGATURES:
         return LATEX_LIGATURES[character]
     if character in LATEX_SPECIALS:
-        return LATEX_SPECIALS_ENCODER.unicode_to_latex(character)
+        return str(LATEX_SPECIALS_ENCODER.unicode_to_latex(character))
     if character not in LATEX_LETTERS and not _accented_latin_letter(character):
         return character
-    encoded = LATEX_ENCODER.unicode_to_latex(character)
+    encoded = str(LATEX_ENCODER.unicode_to_latex(character))
     if encoded == character:
         return encoded
     if character not in DOTLESS:
@@ -466,10 +473,10 @@ def _accented_latin_letter(character: str) -> bool:
     )
 
 
-def _verbatim(text: str) -> str:
+def verbatim(text: str) -> str:
     """DOIs and URLs are written as they are; a brace would end the field, and a backslash
     before the closing brace would hide it (neither belongs in a DOI or an address)."""
-    return _text(text).replace("{", "").replace("}", "").replace("\\", "")
+    return one_line(text).replace("{", "").replace("}", "").replace("\\", "")
 
 
 def equal_contribution_note(equal: list[str]) -> str:
@@ -526,7 +533,7 @@ def ris_records(publications: Iterable[Publication], *, base_url: str) -> dict[i
             tags.append(("N1", note))
         tags.append(("ER", ""))
         # One line per tag: a line break inside a value would start a tag of its own.
-        lines = [f"{tag}  - {_text(value)}".rstrip() for tag, value in tags]
+        lines = [f"{tag}  - {one_line(value)}".rstrip() for tag, value in tags]
         records[publication.pk] = "".join(line + "\r\n" for line in lines)
     return records
 
@@ -546,7 +553,7 @@ def csl_json_items(publications: Iterable[Publication], *, base_url: str) -> dic
             "id": row.key,
             "type": CSL_TYPES[publication.type],
             "title": publication.title,
-            "author": [_csl_name(name) for name in row.authors],
+            "author": [csl_name(name) for name in row.authors],
         }
         if publication.year:
             item["issued"] = {"date-parts": [[publication.year]]}
@@ -617,7 +624,7 @@ def csv_rows(publications: Iterable[Publication], *, base_url: str) -> dict[int,
             "; ".join(row.awards),
             publication.publisher,
         ]
-        writer.writerow([_spreadsheet_safe(_text(str(value))) for value in cells])
+        writer.writerow([_spreadsheet_safe(one_line(str(value))) for value in cells])
         lines[publication.pk] = output.getvalue()
         output.seek(0)
         output.truncate()
@@ -645,7 +652,9 @@ def _family_first(name: str) -> str:
     return ", ".join(part for part in (family, parts.given, parts.suffix) if part) or name
 
 
-def _csl_name(name: str) -> dict[str, str]:
+def csl_name(name: str) -> dict[str, str]:
+    """A name as CSL-JSON's parts ("family", "given", particle and suffix); one whose family
+    name cannot be told is written whole ("literal")."""
     parts = split_name(name)
     if not parts.family:
         return {"literal": name}

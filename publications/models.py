@@ -332,7 +332,7 @@ class PublicationQuerySet(DerivedFollowWrites, PublishableQuerySet):
             )
         )
 
-    def for_export(self):
+    def for_export(self) -> "PublicationQuerySet":
         """What an export writes of the row itself; authors, links and awards are read apart as
         plain strings (publications/exports.py): a year's export names thousands of authors."""
         return self.select_related("venue")

@@ -47,15 +47,15 @@ def bibtexparser_wrote(entry_type: str, key: str, fields: list[tuple[str, str]])
 @pytest.mark.parametrize("text", TRICKY)
 def test_an_entry_is_written_as_bibtexparser_writes_it(text):
     fields = [
-        ("author", exports._bibtex_name(text)),
-        ("title", "{" + exports._latex(text) + "}"),
-        ("booktitle", exports._latex(text)),
+        ("author", exports.bibtex_name(text)),
+        ("title", "{" + exports.latex(text) + "}"),
+        ("booktitle", exports.latex(text)),
         ("year", "2024"),
         ("volume", text),
-        ("doi", exports._verbatim(text)),
-        ("note", exports._latex(text)),
+        ("doi", exports.verbatim(text)),
+        ("note", exports.latex(text)),
     ]
-    assert exports._write_entry("inproceedings", "zhu2024text", fields) == bibtexparser_wrote(
+    assert exports.write_bibtex_entry("inproceedings", "zhu2024text", fields) == bibtexparser_wrote(
         "inproceedings", "zhu2024text", fields
     )
 
@@ -63,8 +63,8 @@ def test_an_entry_is_written_as_bibtexparser_writes_it(text):
 @pytest.mark.parametrize("text", TRICKY)
 def test_the_printable_text_fast_path_gives_what_the_full_clean_up_gives(text):
     cleaned = " ".join(exports.strip_control_characters(text).split())
-    assert exports._text(text) == cleaned
-    assert exports._text(text + " plain tail") == cleaned + " plain tail"
+    assert exports.one_line(text) == cleaned
+    assert exports.one_line(text + " plain tail") == cleaned + " plain tail"
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def test_an_export_read_through_its_filter_writes_what_the_cite_blocks_write(pap
     ],
 )
 def test_text_is_written_as_every_bibtex_reader_reads_it(text, written):
-    assert exports._latex(text) == written
+    assert exports.latex(text) == written
 
 
 @pytest.mark.parametrize(
@@ -139,4 +139,4 @@ def test_text_is_written_as_every_bibtex_reader_reads_it(text, written):
     ],
 )
 def test_a_name_is_written_as_bibtex_and_pandoc_both_read_it(name, written):
-    assert exports._bibtex_name(name) == written
+    assert exports.bibtex_name(name) == written
