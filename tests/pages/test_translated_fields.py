@@ -55,7 +55,11 @@ def test_a_paper_page_shows_its_chinese_title_and_abstract_under_zh_hans_and_the
     english = page(client, "/publications/consistent-caching/")
     assert f"<h1>{TITLE}</h1>" in english
     assert "<p>We cache state.</p>" in english
-    assert TITLE_ZH not in english
+    assert TITLE_ZH not in english.split("<h1", 1)[1]
+    # Search engines read the original as the name, the translation as an alternate name.
+    for html in (chinese, english):
+        assert f'"name": "{TITLE}"' in html
+        assert f'"alternateName": {{"@value": "{TITLE_ZH}", "@language": "zh-Hans"}}' in html
 
 
 def test_the_publication_list_and_the_profile_show_the_chinese_title_and_bio_under_zh_hans(
@@ -183,3 +187,12 @@ def test_the_admin_form_saves_both_languages_side_by_side_and_the_history_record
     assert [(c.field, c.old, c.new) for c in changes] == [
         ("title_zh_hans", "论文被录用", "论文已被录用")
     ]
+
+
+def test_the_network_caption_and_summary_are_joined_by_each_languages_own_colon(client, paper):
+    english = page(client, "/network/")
+    chinese = page(client, "/zh-hans/network/")
+    caption = english.split('<figcaption id="network-caption">', 1)[1].split("</figcaption>", 1)[0]
+    assert caption.startswith("Co-author network: ")
+    caption = chinese.split('<figcaption id="network-caption">', 1)[1].split("</figcaption>", 1)[0]
+    assert caption.startswith("合作网络：") and ": " not in caption
