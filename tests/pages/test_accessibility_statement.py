@@ -155,7 +155,7 @@ def test_the_statement_reads_in_chinese_with_the_same_facts_under_zh_hans(client
     in Chinese, so the Chinese statement says what the tests run too."""
     english = client.get("/accessibility/").content.decode()
     chinese = client.get("/zh-hans/accessibility/").content.decode()
-    assert "<h2 id=\"standard\">我们遵循的标准</h2>" in chinese
+    assert '<h2 id="standard">我们遵循的标准</h2>' in chinese
     assert "已知的不足" in chinese and "Known limitations" not in chinese
     assert "in English only" not in chinese and "此声明仅有英文版" not in chinese
     assert 'lang="en"' not in chinese.split("<main", 1)[1].split("</main>", 1)[0]
