@@ -21,9 +21,21 @@ from django.utils.translation import get_language
 
 from base.markdown import MarkdownField
 
-# CJK ideographs (the unified block and its extension A, and the compatibility ideographs): an
-# original written in them is not marked as English on a Chinese page.
+# CJK ideographs (the unified block and its extension A, and the compatibility ideographs) and
+# Latin letters, counted to tell an original written in Chinese from one written in English.
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+LATIN = re.compile(r"[A-Za-z]")
+TAG = re.compile(r"<[^>]*>")
+
+
+def written_in_chinese(text: str) -> bool:
+    """Whether a text (or a rendered Markdown field's HTML) is mostly Chinese: at least one
+    ideograph for every four Latin letters, as a word is an ideograph or two but five letters.
+    An English bio naming a cat "瓜皮" is English; "基于 GPU 的缓存" is Chinese."""
+    words = TAG.sub("", text)
+    ideographs = len(HAN.findall(words))
+    return ideographs > 0 and 4 * ideographs >= len(LATIN.findall(words))
+
 
 # The names staff read in the admin beside each translated column: "Title (Chinese)".
 LANGUAGE_LABELS = {"zh-hans": "Chinese"}
@@ -60,7 +72,7 @@ def shown(instance: models.Model, field: str, language: str | None = None) -> Sh
     The translation when staff gave one (not blank), else the original. The original's
     language is not recorded: the site's originals are written in its own language (English),
     so an original shown on another language's page is marked as English, unless it is
-    written in CJK ideographs (the seed holds Chinese originals), when it is left unmarked."""
+    mostly written in CJK ideographs (`written_in_chinese`), when it is left unmarked."""
     language = language or get_language() or settings.LANGUAGE_CODE
     original = getattr(instance, field) or ""
     if language == settings.LANGUAGE_CODE:
@@ -68,7 +80,7 @@ def shown(instance: models.Model, field: str, language: str | None = None) -> Sh
     translation = getattr(instance, translation_name(field, language), None)
     if translation and str(translation).strip():
         return Shown(translation, "")
-    if original and not HAN.search(str(original)):
+    if original and not written_in_chinese(str(original)):
         return Shown(original, settings.LANGUAGE_CODE)
     return Shown(original, "")
 

@@ -125,8 +125,15 @@ def test_an_empty_translation_falls_back_to_the_original_marked_as_english(clien
 
 
 def test_a_chinese_original_is_not_marked_as_english_on_the_chinese_page(client):
-    make_publication(title="分布式缓存", slug="chinese-original")
-    assert "<h1>分布式缓存</h1>" in page(client, "/zh-hans/publications/chinese-original/")
+    make_publication(title="基于 GPU 的分布式缓存", slug="chinese-original")
+    assert "<h1>基于 GPU 的分布式缓存</h1>" in page(
+        client, "/zh-hans/publications/chinese-original/"
+    )
+    # An English bio naming a cat in Chinese (the seed's Haoran Zhang) is still English.
+    make_person(name="Haoran Zhang", slug="haoran-zhang", bio="瓜皮 (➔) is my favorite cat.")
+    assert '<div class="prose" lang="en"><p>瓜皮 (➔) is my favorite cat.</p>' in page(
+        client, "/zh-hans/people/haoran-zhang/"
+    )
 
 
 def test_citations_write_the_original_title_whatever_the_readers_language(client, paper):
