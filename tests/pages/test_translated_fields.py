@@ -12,7 +12,7 @@ from news.models import NewsItem
 from people.models import ResearchArea, ResearchGroup
 from publications import exports
 from publications.models import Publication
-from tests.factories import make_news, make_person, make_publication
+from tests.factories import make_cached_site, make_news, make_person, make_publication
 
 pytestmark = pytest.mark.django_db
 
@@ -196,7 +196,8 @@ def test_the_admin_form_saves_both_languages_side_by_side_and_the_history_record
     ]
 
 
-def test_the_network_caption_and_summary_are_joined_by_each_languages_own_colon(client, paper):
+def test_the_network_caption_and_summary_are_joined_by_each_languages_own_colon(client):
+    make_cached_site()
     english = page(client, "/network/")
     chinese = page(client, "/zh-hans/network/")
     caption = english.split('<figcaption id="network-caption">', 1)[1].split("</figcaption>", 1)[0]
