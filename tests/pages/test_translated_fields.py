@@ -156,6 +156,11 @@ def test_the_chinese_title_finds_the_paper_and_the_original_still_does(client, p
     for address in ("/zh-hans/publications/?q=", "/publications/?q="):
         assert "consistent-caching/" in page(client, address + "无服务器工作流")
         assert "consistent-caching/" in page(client, address + "Serverless")
+    # The site search finds it too, and names it in the reader's language.
+    chinese = page(client, "/zh-hans/search/?q=无服务器工作流")
+    assert 'href="/zh-hans/publications/consistent-caching/"><mark>无服务器工作流' in chinese
+    english = page(client, "/search/?q=无服务器工作流")
+    assert f'href="/publications/consistent-caching/">{TITLE}</a>' in english
     paper.refresh_from_db()
     assert paper.search_text.splitlines()[0].endswith(TITLE_ZH)
     # A translation given later is found too: the search text follows the save.
