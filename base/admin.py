@@ -12,7 +12,14 @@ from base import identity
 from base.history import HistoryAdmin
 from base.models import Lab
 
-WORDS_FIELDS = ["name", "tagline", "institution", "about"]
+# Each text beside its Chinese translation (base/translations.py), on one row of the form.
+WORDS_ROWS: list[str | tuple[str, ...]] = [
+    "name",
+    ("tagline", "tagline_zh_hans"),
+    "institution",
+    ("about", "about_zh_hans"),
+]
+WORDS_FIELDS = [name for row in WORDS_ROWS for name in ((row,) if isinstance(row, str) else row)]
 PUBLICATION_FIELDS = ["show_citation_counts"]
 LOOK_FIELDS = [
     "logo",
@@ -68,7 +75,7 @@ class LabAdmin(HistoryAdmin):
 
     form = LabForm
     fieldsets = [
-        (None, {"fields": WORDS_FIELDS}),
+        (None, {"fields": WORDS_ROWS}),
         (
             "Look",
             {

@@ -11,6 +11,7 @@ from base.addresses import FreeAddressValidator
 from base.markdown import MarkdownField, RenderedMarkdownField, RenderedMarkdownQuerySet
 from base.querysets import SiteQuerySet
 from base.renditions import Shape
+from base.translations import markdown_translation, text_translation
 from base.validation import ValidatedModel
 
 
@@ -185,6 +186,9 @@ class Lab(ValidatedModel):
         "reader. Named on the accessibility statement.",
     )
     about_html = RenderedMarkdownField(source="about")
+    tagline_zh_hans = text_translation("tagline", max_length=300)
+    about_zh_hans = markdown_translation("about")
+    about_html_zh_hans = RenderedMarkdownField(source="about_zh_hans")
     # The lab's look (base/identity.py). Files are stored only as the admin's form cleaned
     # them: an SVG checked for scripts and foreign content, a raster image re-encoded as PNG.
     logo = models.FileField(
@@ -248,7 +252,7 @@ class Lab(ValidatedModel):
     )
 
     objects = LabQuerySet.as_manager()
-    history = HistoricalRecords(excluded_fields=["about_html"])
+    history = HistoricalRecords(excluded_fields=["about_html", "about_html_zh_hans"])
 
     class Meta:
         verbose_name = "lab settings"

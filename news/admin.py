@@ -12,10 +12,10 @@ class NewsItemAdmin(IllustratedAdmin):
     prepopulated_fields = {"slug": ["title"]}
     autocomplete_fields = ["people", "publications", "groups"]
     fields = [
-        "title",
+        ("title", "title_zh_hans"),
         "slug",
         ("date", "kind"),
-        "body",
+        ("body", "body_zh_hans"),
         ("image", "image_alt"),
         "people",
         "publications",

@@ -8,6 +8,7 @@ from base.models import Illustrated, PublicPage, image_has_alt_text
 from base.partial_dates import PartialDateField, year_of
 from base.querysets import PublishableQuerySet
 from base.renditions import Shape
+from base.translations import markdown_translation, text_translation
 from people.models import Person, ResearchGroup, covers_year
 from publications.models import Publication
 
@@ -25,7 +26,7 @@ class NewsItemQuerySet(PublishableQuerySet):
         return self.prefetch_related(
             models.Prefetch(
                 "publications",
-                queryset=Publication.objects.published().only("title", "slug"),
+                queryset=Publication.objects.published().only("title", "title_zh_hans", "slug"),
                 to_attr="listed_publications",
             )
         )
@@ -36,7 +37,7 @@ class NewsItemQuerySet(PublishableQuerySet):
         return self.prefetch_related(
             models.Prefetch(
                 "groups",
-                queryset=ResearchGroup.objects.published().only("name", "slug"),
+                queryset=ResearchGroup.objects.published().only("name", "name_zh_hans", "slug"),
                 to_attr="listed_groups",
             )
         )
@@ -88,6 +89,7 @@ class NewsItem(PublicPage, Illustrated):
         BLOG_POST = "blog-post", gettext_lazy("Blog post")
 
     title = models.CharField(max_length=300)
+    title_zh_hans = text_translation("title", max_length=300)
     slug = models.SlugField(
         "web address (slug)",
         max_length=200,
@@ -101,6 +103,8 @@ class NewsItem(PublicPage, Illustrated):
         help_text="Markdown. Leave empty for a one-line item: it is listed without a page.",
     )
     body_html = RenderedMarkdownField(source="body")
+    body_zh_hans = markdown_translation("body")
+    body_html_zh_hans = RenderedMarkdownField(source="body_zh_hans")
     link = models.URLField(
         "external link",
         max_length=500,
@@ -123,7 +127,8 @@ class NewsItem(PublicPage, Illustrated):
 
     objects = NewsItemQuerySet.as_manager()
     history = HistoricalRecords(
-        m2m_fields=["people", "publications", "groups"], excluded_fields=["body_html"]
+        m2m_fields=["people", "publications", "groups"],
+        excluded_fields=["body_html", "body_html_zh_hans"],
     )
 
     class Meta:

@@ -130,7 +130,17 @@ class PersonAdmin(MemberScopedAdmin):
         (None, {"fields": ["name", "slug", "role_group", "position_title", "is_published"]}),
         ("Login", {"fields": ["user"]}),
         ("Contact and affiliation", {"fields": ["affiliations", "email", "orcid"]}),
-        ("About", {"fields": ["short_bio", "bio", "research_interests", "research_areas"]}),
+        (
+            "About",
+            {
+                "fields": [
+                    ("short_bio", "short_bio_zh_hans"),
+                    ("bio", "bio_zh_hans"),
+                    "research_interests",
+                    "research_areas",
+                ]
+            },
+        ),
         ("Photo", {"fields": ["thumbnail", "photo", "photo_alt"]}),
         (
             "Recognising the person in author lists",
@@ -326,6 +336,12 @@ class ResearchAreaAdmin(HistoryAdmin):
     list_display = ["name", "slug", "is_published"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
+    fields = [
+        ("name", "name_zh_hans"),
+        "slug",
+        ("description", "description_zh_hans"),
+        "is_published",
+    ]
 
 
 class MembershipInline(admin.TabularInline):
@@ -343,10 +359,10 @@ class ResearchGroupAdmin(IllustratedAdmin):
     prepopulated_fields = {"slug": ["name"]}
     autocomplete_fields = ["areas"]
     fields = [
-        "name",
+        ("name", "name_zh_hans"),
         "slug",
-        "short_description",
-        "description",
+        ("short_description", "short_description_zh_hans"),
+        ("description", "description_zh_hans"),
         ("image", "image_alt"),
         "areas",
         "position",

@@ -328,9 +328,15 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
     prepopulated_fields = {"slug": ["title"]}
     autocomplete_fields = ["venue", "areas"]
     fieldsets = [
-        (None, {"fields": ["title", "slug", ("venue", "year"), ("type", "status")]}),
+        (
+            None,
+            {"fields": [("title", "title_zh_hans"), "slug", ("venue", "year"), ("type", "status")]},
+        ),
         ("On the site", {"fields": ["is_published", "is_featured"]}),
-        ("Details", {"fields": ["doi", "publisher", "abstract", "areas"]}),
+        (
+            "Details",
+            {"fields": ["doi", "publisher", ("abstract", "abstract_zh_hans"), "areas"]},
+        ),
         ("Teaser image", {"fields": ["image", "image_alt"]}),
     ]
     inlines = [AuthorshipInline, AwardInline, LinkInline]

@@ -25,6 +25,7 @@ from base.partial_dates import YEAR_VALIDATORS
 from base.querysets import PublishableQuerySet, SiteQuerySet
 from base.renditions import Shape
 from base.roles import EDIT_ALL_CODENAME
+from base.translations import markdown_translation, text_translation
 from base.validation import ValidatedModel, validate_visible_name
 from people.models import (
     ExternalPerson,
@@ -229,7 +230,7 @@ def external_coauthors_of(papers: models.QuerySet[Any]) -> models.QuerySet[Exter
 
 
 class PublicationQuerySet(DerivedFollowWrites, PublishableQuerySet):
-    derived_from = frozenset({"title", "year", "is_published"})
+    derived_from = frozenset({"title", "title_zh_hans", "year", "is_published"})
     derived_paper = "pk"
 
     def first_of_member(self, person: int, count: int) -> "PublicationQuerySet":
@@ -381,6 +382,7 @@ class Publication(PublicPage, Illustrated):
         ACCEPTED = "accepted", gettext_lazy("Accepted, to appear")
 
     title = models.CharField(max_length=500)
+    title_zh_hans = text_translation("title", max_length=500)
     slug = models.SlugField(
         "web address (slug)",
         max_length=200,
@@ -416,6 +418,8 @@ class Publication(PublicPage, Illustrated):
     )
     abstract = MarkdownField(blank=True, help_text="Markdown.")
     abstract_html = RenderedMarkdownField(source="abstract")
+    abstract_zh_hans = markdown_translation("abstract")
+    abstract_html_zh_hans = RenderedMarkdownField(source="abstract_zh_hans")
     doi = DoiField(
         "DOI",
         max_length=200,
@@ -448,7 +452,8 @@ class Publication(PublicPage, Illustrated):
     objects = PublicationQuerySet.as_manager()
     # The search text repeats the title and the authors, which the history keeps already.
     history = HistoricalRecords(
-        m2m_fields=["areas"], excluded_fields=["search_text", "abstract_html"]
+        m2m_fields=["areas"],
+        excluded_fields=["search_text", "abstract_html", "abstract_html_zh_hans"],
     )
 
     def cache_scopes(self) -> set[str]:

@@ -20,11 +20,17 @@ from base.text import fold
 from publications.models import Authorship, Publication
 
 
-def search_text_of(*, title: str, authors: Iterable[str]) -> str:
+def search_text_of(
+    *, title: str, authors: Iterable[str], translated_titles: Iterable[str] = ()
+) -> str:
     """A line each: a word of the title or of a name begins the text or follows a line break,
     a space or a hyphen, as the search's word starts expect. Folded: the database need not
-    know how to fold case or accents beyond ASCII (SQLite's LIKE does not)."""
-    lines = [" ".join(title.split()), *(" ".join(name.split()) for name in authors)]
+    know how to fold case or accents beyond ASCII (SQLite's LIKE does not).
+
+    The title's translations staff gave (`title_zh_hans`) follow the original on its line, so
+    a reader finds a paper by either, and their words still count as the title's."""
+    titles = " ".join([title, *(text for text in translated_titles if text)])
+    lines = [" ".join(titles.split()), *(" ".join(name.split()) for name in authors)]
     return fold("\n".join(lines))
 
 
@@ -39,7 +45,9 @@ def refresh_search_texts(publication_ids: Iterable[int]) -> None:
     for start in range(0, len(ids), REFRESH_BATCH):
         batch = ids[start : start + REFRESH_BATCH]
         rows = list(
-            Publication.objects.filter(pk__in=batch).values_list("pk", "title", "search_text")
+            Publication.objects.filter(pk__in=batch).values_list(
+                "pk", "title", "title_zh_hans", "search_text"
+            )
         )
         if not rows:  # deleted with their authors
             continue
@@ -51,8 +59,8 @@ def refresh_search_texts(publication_ids: Iterable[int]) -> None:
         )
         for publication, name in authors:
             names[publication].append(name)
-        for pk, title, stored in rows:
-            text = search_text_of(title=title, authors=names[pk])
+        for pk, title, title_zh_hans, stored in rows:
+            text = search_text_of(title=title, authors=names[pk], translated_titles=[title_zh_hans])
             if text != stored:
                 # Moves the change stamp as a save would (SiteQuerySet).
                 Publication.objects.filter(pk=pk).update(search_text=text)

@@ -24,6 +24,10 @@ def scholarly_article(publication: Publication, *, request) -> dict:
             for authorship in publication.authorships.all()
         ],
     }
+    if publication.title_zh_hans.strip():
+        # The original stays the name, as in every citation; the translation staff gave is
+        # an alternate name in its language, on the pages of both languages.
+        data["alternateName"] = {"@value": publication.title_zh_hans, "@language": "zh-Hans"}
     equal = [a.name for a in publication.authorships.all() if a.equal_contribution]
     if credit := equal_contribution_note(equal):
         data["creditText"] = credit  # schema.org has no mark of its own for equal contribution

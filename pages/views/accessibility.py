@@ -15,9 +15,14 @@ def statement(request):
         {
             "standard": accessibility.STANDARD,
             "standard_url": accessibility.STANDARD_URL,
-            "viewports": accessibility.VIEWPORTS,
-            "schemes": accessibility.SCHEMES,
-            "blocking_impacts": accessibility.AXE_BLOCKING_IMPACTS,
+            "viewports": [
+                {"label": accessibility.VIEWPORT_LABELS[name], **size}
+                for name, size in accessibility.VIEWPORTS.items()
+            ],
+            "schemes": [accessibility.SCHEME_LABELS[scheme] for scheme in accessibility.SCHEMES],
+            "blocking_impacts": [
+                accessibility.IMPACT_LABELS[impact] for impact in accessibility.AXE_BLOCKING_IMPACTS
+            ],
             "axe_pages": [page for page in pages if accessibility.AXE in page.checks],
             "nu_pages": [page for page in pages if accessibility.NU in page.checks],
             "journeys": accessibility.KEYBOARD_JOURNEYS,

@@ -19,6 +19,7 @@ from base.charts import year_chart
 from base.pagination import paginate
 from base.roles import person_of
 from base.site_cache import cached, cached_each, kept
+from base.translations import shown
 from news.models import NewsItem
 from outputs.models import Output
 from pages.context_processors import current_lab
@@ -219,10 +220,14 @@ def publication(request, slug):
     until the next change, so they are kept per change stamp like a list's entries: a page
     rendered anew then costs the paper's row and what base.html shows. A draft, which only
     staff preview, is rendered every time and never kept."""
-    pk, title, is_published = get_object_or_404(
-        Publication.objects.visible_to(request.user).values_list("pk", "title", "is_published"),
+    pk, title, title_zh_hans, is_published = get_object_or_404(
+        Publication.objects.visible_to(request.user).values_list(
+            "pk", "title", "title_zh_hans", "is_published"
+        ),
         slug=slug,
     )
+    # The page's title in the reader's language, as its heading (base/translations.py).
+    title = shown(Publication(title=title, title_zh_hans=title_zh_hans), "title").text
     parts = kept_publication_parts(request, pk) if is_published else publication_parts(request, pk)
     if parts is None:  # deleted since its row was read
         raise Http404("No publication matches the given query.")

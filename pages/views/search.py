@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
+from base import translations
 from base.filters import SearchField
 from base.text import marked, search_terms
 from news.filters import search_news
@@ -35,6 +36,8 @@ class SearchRow:
     url: str
     year: int | None = None
     people: list[str] = field(default_factory=list)
+    # The title's language when it is not the page's (base/translations.py), else "".
+    lang: str = ""
 
 
 def row_of(kind: str, found, terms: list[str]) -> SearchRow:
@@ -49,7 +52,10 @@ def row_of(kind: str, found, terms: list[str]) -> SearchRow:
     if kind == "groups":
         leaders = [leadership.person.name for leadership in found.current_leaders]
         url = found.get_absolute_url()
-        return SearchRow(gettext("Research group"), marked(found.name, terms), url, people=leaders)
+        name = translations.shown(found, "name")
+        return SearchRow(
+            gettext("Research group"), marked(name.text, terms), url, people=leaders, lang=name.lang
+        )
     if kind == "publications":
         members = [
             author.name
@@ -58,10 +64,19 @@ def row_of(kind: str, found, terms: list[str]) -> SearchRow:
         ]
         kind_name = found.venue.short_name if found.venue else found.get_type_display()
         url = found.get_absolute_url()
-        return SearchRow(kind_name, marked(found.title, terms), url, found.year, members)
+        title = translations.shown(found, "title")
+        return SearchRow(
+            kind_name, marked(title.text, terms), url, found.year, members, lang=title.lang
+        )
     people = [person.name for person in found.people.all()]
+    title = translations.shown(found, "title")
     return SearchRow(
-        found.get_kind_display(), marked(found.title, terms), found.href, found.date.year, people
+        found.get_kind_display(),
+        marked(title.text, terms),
+        found.href,
+        found.date.year,
+        people,
+        lang=title.lang,
     )
 
 

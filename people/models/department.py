@@ -17,6 +17,7 @@ from base.partial_dates import (
 )
 from base.querysets import PublishableQuerySet, SiteQuerySet
 from base.renditions import Shape
+from base.translations import markdown_translation, text_translation
 from base.validation import ValidatedModel
 from people.models.cv import Education
 from people.models.identities import ExternalPerson, Researcher, member_or_outsider
@@ -70,8 +71,12 @@ class ResearchGroup(PublicPage, Illustrated):
     short_description = models.CharField(
         max_length=300, blank=True, help_text="One sentence for the list of groups."
     )
+    name_zh_hans = text_translation("name", max_length=200)
+    short_description_zh_hans = text_translation("short description", max_length=300)
     description = MarkdownField(blank=True, help_text="The group's page. Markdown.")
     description_html = RenderedMarkdownField(source="description")
+    description_zh_hans = markdown_translation("description")
+    description_html_zh_hans = RenderedMarkdownField(source="description_zh_hans")
     position = models.PositiveSmallIntegerField(
         default=0, help_text="Groups are listed from the smallest number to the largest."
     )
@@ -83,7 +88,9 @@ class ResearchGroup(PublicPage, Illustrated):
     )
 
     objects = ResearchGroupQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["areas"], excluded_fields=["description_html"])
+    history = HistoricalRecords(
+        m2m_fields=["areas"], excluded_fields=["description_html", "description_html_zh_hans"]
+    )
 
     class Meta:
         ordering = ["position", "name"]

@@ -13,6 +13,7 @@ from base.identifiers import (
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import PublicPage
 from base.querysets import PublishableQuerySet, SiteQuerySet
+from base.translations import markdown_translation, text_translation
 from base.validation import ValidatedModel, validate_initials
 from people.avatars import initials_of
 from people.models.identities import Researcher, _lines, validate_aliases
@@ -75,11 +76,14 @@ class ResearchArea(PublicPage):
         unique=True,
         help_text="The area's address: /areas/slug/, and its filter value.",
     )
+    name_zh_hans = text_translation("name", max_length=100)
     description = MarkdownField(blank=True, help_text="Shown on the area's page. Markdown.")
     description_html = RenderedMarkdownField(source="description")
+    description_zh_hans = markdown_translation("description")
+    description_html_zh_hans = RenderedMarkdownField(source="description_zh_hans")
 
     objects = PublishableQuerySet.as_manager()
-    history = HistoricalRecords(excluded_fields=["description_html"])
+    history = HistoricalRecords(excluded_fields=["description_html", "description_html_zh_hans"])
 
     class Meta:
         ordering = ["name"]
@@ -251,6 +255,10 @@ class Person(PublicPage, Researcher):
     short_bio_html = RenderedMarkdownField(source="short_bio")
     bio = MarkdownField(blank=True, help_text="The full biography on the profile. Markdown.")
     bio_html = RenderedMarkdownField(source="bio")
+    short_bio_zh_hans = markdown_translation("short bio")
+    short_bio_html_zh_hans = RenderedMarkdownField(source="short_bio_zh_hans")
+    bio_zh_hans = markdown_translation("bio")
+    bio_html_zh_hans = RenderedMarkdownField(source="bio_zh_hans")
     photo = models.ImageField(
         upload_to="people/",
         blank=True,
@@ -299,7 +307,13 @@ class Person(PublicPage, Researcher):
     # The profile's own queryset, not the researcher's it inherits.
     objects = PersonQuerySet.as_manager()  # type: ignore[assignment,misc]
     history = HistoricalRecords(
-        m2m_fields=["research_areas"], excluded_fields=["short_bio_html", "bio_html"]
+        m2m_fields=["research_areas"],
+        excluded_fields=[
+            "short_bio_html",
+            "bio_html",
+            "short_bio_html_zh_hans",
+            "bio_html_zh_hans",
+        ],
     )
 
     class Meta:

@@ -148,3 +148,22 @@ def test_every_public_page_type_is_checked_in_chinese_too(client):
     html = client.get("/accessibility/").content.decode()
     assert "Home page, in Chinese (/zh-hans/)" in listed(html, "axe-pages")
     assert "A member's CV, in Chinese (/zh-hans/people/hang-zhu/cv/)" in listed(html, "nu-pages")
+
+
+def test_the_statement_reads_in_chinese_with_the_same_facts_under_zh_hans(client):
+    """Its sentences are translated (locale/zh_Hans); its lists are the same lists, each item
+    in Chinese, so the Chinese statement says what the tests run too."""
+    english = client.get("/accessibility/").content.decode()
+    chinese = client.get("/zh-hans/accessibility/").content.decode()
+    assert '<h2 id="standard">我们遵循的标准</h2>' in chinese
+    assert "已知的不足" in chinese and "Known limitations" not in chinese
+    assert "in English only" not in chinese and "此声明仅有英文版" not in chinese
+    assert 'lang="en"' not in chinese.split("<main", 1)[1].split("</main>", 1)[0]
+    for list_id in ("viewports", "schemes", "axe-pages", "nu-pages", "journeys"):
+        assert len(listed(chinese, list_id)) == len(listed(english, list_id)), list_id
+        assert listed(chinese, list_id) != listed(english, list_id), list_id
+    assert "首页（/）" in listed(chinese, "axe-pages")
+    assert "首页（中文版）（/zh-hans/）" in listed(chinese, "axe-pages")
+    assert listed(chinese, "viewports")[0] == "手机：390 × 844 像素"
+    assert "评为严重或危急的问题会阻止发布" in chinese
+    assert "WCAG 2.2 at level AA" in chinese  # the standard's own name, as the tests state it

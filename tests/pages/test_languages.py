@@ -68,7 +68,7 @@ WORDS = {
     },
     "/accessibility/": {
         "en": ["<h1>Accessibility</h1>"],
-        "zh-hans": ["<h1>无障碍声明</h1>", "本声明目前只有英文版。"],
+        "zh-hans": ["<h1>无障碍声明</h1>", "我们遵循的标准"],
     },
 }
 
