@@ -79,7 +79,7 @@ def listing_context(
             award_count(filterset),
             year_counts(filterset),
         ),
-        scopes={"publications", "people"},
+        scopes=counts_scopes(filterset),
         lags=True,
     )
     page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
@@ -120,6 +120,14 @@ def listing_context(
         # A digest of the counts: the panel and the chart are drawn from them.
         "counted": counted,
     }
+
+
+def counts_scopes(filterset: PublicationFilter) -> set[str]:
+    """What a filter's counts follow (base/caches.py): what counts are made from and anyone's
+    name, so that a paper's title edited leaves them kept; a search's counts also follow
+    every paper's words (its title, its authors' names)."""
+    searched = bool(filterset.form.cleaned_data.get("q"))
+    return {"publications" if searched else "facets", "people"}
 
 
 @require_safe
