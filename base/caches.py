@@ -15,6 +15,8 @@ rows a write touched (base/site_cache.py records them for each committed transac
 - `facets`: what the lists' counts are made from: a paper added or deleted, its year, venue,
   type, draft state or areas, its author rows and awards (not a title, an abstract or a link:
   `Publication.COUNTED_FIELDS`, `PublicationPart.counted`);
+- `listing`: what a list's page of rows holds: `facets`, and a paper's title or slug (not
+  its abstract, a link or an author's name, which only its entry shows);
 - `facets-of:<person pk>`: the same, of the papers a person authored (their papers per year,
   their co-authors, their network);
 - `people`: anyone's name or whether they are a published member;
@@ -92,7 +94,12 @@ REGISTRY: dict[str, Cache] = {
             SHARED,
             lags=True,
         ),
-        Cache("publication-list-page", "a filter's page of rows", "publications", SHARED),
+        Cache(
+            "publication-list-page",
+            "a filter's page of rows",
+            "listing, people (a search's: publications)",
+            SHARED,
+        ),
         Cache("home-publications", "the home page's papers", "publications", SHARED),
         Cache("area-publications", "an area's papers per year and newest", "publications", SHARED),
         Cache("profile-person", "a profile's person with its rows", "person:<pk>", SHARED),

@@ -456,44 +456,50 @@ class Publication(PublicPage, Illustrated):
     # the author rows, areas and awards: a save that changes none of them (a title, an
     # abstract, a link) leaves every count, facet and year chart kept.
     COUNTED_FIELDS = ("year", "venue_id", "type", "is_published")
+    # What a list's page of rows holds besides (its order and names, base/caches.py's
+    # `listing`): a save that changes none of these (an abstract, a DOI, a link) leaves every
+    # list's rows kept.
+    LISTED_FIELDS = (*COUNTED_FIELDS, "title", "slug")
 
-    # The counted fields as stored before the save being made (read by save()); None when
-    # not known (no save under way, a new row).
-    stored_counted: tuple[Any, ...] | None = None
-
-    def counted_values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.COUNTED_FIELDS)
+    # The listed fields as stored before the save being made (read by save()); None when not
+    # known (no save under way, a new row).
+    stored_listed: tuple[Any, ...] | None = None
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Reads the counted fields as stored first (one query by key), so that the save's
-        scopes say whether a count may have changed, whatever this object was read with."""
+        """Reads the listed fields as stored first (one query by key), so that the save's
+        scopes say whether a count or a list's rows may have changed, whatever this object
+        was read with."""
         stored = None
         if not self._state.adding and self.pk is not None:
-            stored = (
-                Publication.objects.filter(pk=self.pk).values_list(*self.COUNTED_FIELDS).first()
-            )
-        self.stored_counted = stored
+            stored = Publication.objects.filter(pk=self.pk).values_list(*self.LISTED_FIELDS).first()
+        self.stored_listed = stored
         try:
             super().save(*args, **kwargs)
         finally:
-            self.stored_counted = None
+            self.stored_listed = None
 
     save.alters_data = True  # type: ignore[attr-defined]
 
-    def counted_fields_changed(self) -> bool:
-        """Whether the write being noted may have changed what a count is made from: a bulk
-        update naming a counted field, a row added or deleted (site_cache.written_fields),
-        or a save of a row whose counted fields differ from those stored before it."""
-        if (said := wrote_any_of(self, self.COUNTED_FIELDS)) is not None:
+    def changed_any_of(self, fields: tuple[str, ...]) -> bool:
+        """Whether the write being noted may have changed any of `fields` (listed fields): a
+        bulk update naming one, a row added or deleted (site_cache.written_fields), or a save
+        of a row whose value differs from the one stored before it."""
+        if (said := wrote_any_of(self, fields)) is not None:
             return said
-        stored = self.stored_counted
-        return stored is None or stored != self.counted_values()
+        if self.stored_listed is None:
+            return True
+        stored = dict(zip(self.LISTED_FIELDS, self.stored_listed, strict=True))
+        return any(stored[name] != getattr(self, name) for name in fields)
 
     def cache_scopes(self) -> set[str]:
         """What a write of this paper may change on public pages (base/caches.py): its own
-        rows, the papers of each member among its authors, the lists; and their counts when
-        a counted field changed. One query."""
-        return paper_scopes(self.pk, counted=self.counted_fields_changed())
+        rows, the papers of each member among its authors, the lists; the lists' rows when a
+        listed field changed, and their counts when a counted one did. One query."""
+        counted = self.changed_any_of(self.COUNTED_FIELDS)
+        scopes = paper_scopes(self.pk, counted=counted)
+        if not counted and self.changed_any_of(self.LISTED_FIELDS):
+            scopes.add("listing")
+        return scopes
 
     class Meta:
         # The slug last: papers of one year and title keep one order, so a page of the list,
@@ -596,7 +602,7 @@ def paper_scopes(pk: int, *, counted: bool = True) -> set[str]:
     )
     scopes = {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
     if counted:
-        scopes |= {"facets", *(f"facets-of:{person}" for person in people)}
+        scopes |= {"facets", "listing", *(f"facets-of:{person}" for person in people)}
     return scopes
 
 

@@ -91,7 +91,7 @@ def listing_context(
         "publication-list-page",
         (*list_key, page.number),
         lambda: listed(filterset.qs[first : first + PER_PAGE]),
-        scopes={"publications"},
+        scopes=rows_scopes(filterset),
     )
     return {
         "filterset": filterset,
@@ -120,6 +120,14 @@ def listing_context(
         # A digest of the counts: the panel and the chart are drawn from them.
         "counted": counted,
     }
+
+
+def rows_scopes(filterset: PublicationFilter) -> set[str]:
+    """What a filter's page of rows follows (base/caches.py): which papers it holds, in
+    which order, by which names (`listing`; an abstract or a link edited leaves it kept) and
+    anyone's name or draft state; a search's follows every paper's words."""
+    searched = bool(filterset.form.cleaned_data.get("q"))
+    return {"publications"} if searched else {"listing", "people"}
 
 
 def counts_scopes(filterset: PublicationFilter) -> set[str]:

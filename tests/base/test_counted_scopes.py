@@ -184,3 +184,27 @@ def test_after_a_title_edit_the_list_runs_fewer_queries_than_after_a_year_edit(
     with django_assert_max_num_queries(len(after_year_edit) - 5):
         response = client.get("/publications/")
     assert ">Ring Revisited</a>" in response.text
+
+
+def rows_read(client, url: str):
+    """The page at `url`, and whether answering it read a list's page of rows (50 a page)."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    return response, any("LIMIT 50" in query["sql"] for query in queries.captured_queries)
+
+
+def test_an_abstract_edit_leaves_the_lists_rows_kept_and_a_title_edit_reads_them_again(
+    client, ring
+):
+    client.get("/publications/?year=2024")
+
+    save_in_admin(ring, abstract="A ring of learned indexes.")
+    response, read = rows_read(client, "/publications/?year=2024")
+    assert "A ring of learned indexes." in response.text
+    assert not read
+
+    with transaction.atomic():
+        Publication.objects.filter(pk=ring.pk).update(title="Aardvark Ring")
+    response, read = rows_read(client, "/publications/?year=2024")
+    assert ">Aardvark Ring</a>" in response.text
+    assert read
