@@ -11,7 +11,14 @@ rows a write touched (base/site_cache.py records them for each committed transac
   of its authors is named);
 - `papers-of:<person pk>`: which papers a person authored, and any of those papers;
 - `person:<pk>`: one person's own row;
-- `publications`: the papers as a collection (a list's rows, counts, facets);
+- `publications`: the papers as a collection (a list's rows and order, a search's matches);
+- `facets`: what the lists' counts are made from: a paper added or deleted, its year, venue,
+  type, draft state or areas, its author rows and awards (not a title, an abstract or a link:
+  `Publication.COUNTED_FIELDS`, `PublicationPart.counted`);
+- `listing`: what a list's page of rows holds: `facets`, and a paper's title or slug (not
+  its abstract, a link or an author's name, which only its entry shows);
+- `facets-of:<person pk>`: the same, of the papers a person authored (their papers per year,
+  their co-authors, their network);
 - `people`: anyone's name or whether they are a published member;
 - `events`: talks and events (events/models.py), which only whole pages show;
 - `related-model`: a new model of related papers (publications/related.py), written by the worker.
@@ -83,15 +90,20 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "publication-counts",
             "a filter's count, facets, award count and papers per year",
-            "publications, people",
+            "facets, people (a search's: publications, people)",
             SHARED,
             lags=True,
         ),
-        Cache("publication-list-page", "a filter's page of rows", "publications", SHARED),
+        Cache(
+            "publication-list-page",
+            "a filter's page of rows",
+            "listing, people (a search's: publications)",
+            SHARED,
+        ),
         Cache("home-publications", "the home page's papers", "publications", SHARED),
         Cache("area-publications", "an area's papers per year and newest", "publications", SHARED),
         Cache("profile-person", "a profile's person with its rows", "person:<pk>", SHARED),
-        Cache("profile-counts", "a profile's papers per year", "papers-of:<pk>", SHARED, lags=True),
+        Cache("profile-counts", "a profile's papers per year", "facets-of:<pk>", SHARED, lags=True),
         Cache(
             "profile-citations",
             "a profile's citation counts added up (when the lab shows them)",
@@ -100,8 +112,14 @@ REGISTRY: dict[str, Cache] = {
         ),
         Cache(
             "profile-people",
-            "a profile's co-authors and selected papers",
-            "papers-of:<pk>, people",
+            "a profile's co-authors in and outside the lab",
+            "facets-of:<pk>, people",
+            SHARED,
+        ),
+        Cache(
+            "profile-selection",
+            "a profile's selected papers (featured, then newest)",
+            "papers-of:<pk>",
             SHARED,
         ),
         Cache("news-choices", "the news filter's years and people", "site", SHARED),
@@ -120,7 +138,7 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "coauthor-network",
             "a co-author network: who wrote with whom, and its drawing",
-            "a member's: papers-of:<pk>, people; a group's, an area's, the lab's: publications, people",
+            "a member's: facets-of:<pk>, people; a group's, an area's, the lab's: facets, people",
             SHARED,
             lags=True,
         ),

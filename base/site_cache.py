@@ -244,16 +244,60 @@ def bump_pending(using: str = DEFAULT_DB_ALIAS) -> bool:
     return _pending_commit(using) is not None
 
 
+# What a write changed of a row, told to the row's `cache_scopes()` while it is asked
+# (written_fields): a model may name narrower scopes for a write that left some fields alone.
+_WRITTEN = "_site_cache_written_fields"
+# Told for a row added or deleted, or whose many-to-many rows changed: any of its fields.
+WHOLE_ROW = frozenset({EVERYTHING})
+
+
+def written_fields(instance: models.Model) -> frozenset[str] | None:
+    """The fields the write being noted changed of `instance`, as the write said: a bulk
+    update's fields (by name or column), WHOLE_ROW for a row added or deleted or whose
+    many-to-many rows changed, a save's `update_fields`; None for a plain save, which leaves
+    it to the row to compare what it holds with what it loaded."""
+    written: frozenset[str] | None = instance.__dict__.get(_WRITTEN)
+    return written
+
+
+def wrote_any_of(instance: models.Model, fields: Iterable[str]) -> bool | None:
+    """Whether the write being noted changed any of `fields` of `instance` (names or
+    columns: "venue" or "venue_id"), as the write said (written_fields); None when it did not
+    say (a plain save: the row compares what it holds with what was stored)."""
+    written = written_fields(instance)
+    if written is None:
+        return None
+    names = {name.removesuffix("_id") for name in fields}
+    return written == WHOLE_ROW or any(name.removesuffix("_id") in names for name in written)
+
+
+def _scopes_of(instance: Any, written: frozenset[str] | None) -> set[str]:
+    """`instance.cache_scopes()`, told `written` (written_fields) while it is asked."""
+    if written is not None:
+        instance.__dict__[_WRITTEN] = written
+    try:
+        scopes: set[str] = instance.cache_scopes()
+        return scopes
+    finally:
+        instance.__dict__.pop(_WRITTEN, None)
+
+
 def model_changed(sender: Any, **kwargs: Any) -> None:
     """post_save, post_delete and m2m_changed of any model: the scopes the row names
-    (`cache_scopes()` on its model), else everything."""
+    (`cache_scopes()` on its model, told what the write changed: written_fields), else
+    everything."""
     if kwargs.get("action", "post_").startswith("pre_"):
         return
     instance = kwargs.get("instance")
     if hasattr(sender, "instance_type"):  # a history row: the save it copies names its scopes
         scopes: Iterable[str] | None = ()
-    elif (named := getattr(instance, "cache_scopes", None)) is not None:
-        scopes = named()
+    elif hasattr(instance, "cache_scopes"):
+        written: frozenset[str] | None = None
+        if "action" in kwargs or kwargs.get("created") or "created" not in kwargs:
+            written = WHOLE_ROW  # an m2m change, a row added, a row deleted
+        elif kwargs.get("update_fields"):
+            written = frozenset(kwargs["update_fields"])
+        scopes = _scopes_of(instance, written)
     else:
         scopes = None
     note_change_of(sender, using=kwargs.get("using") or DEFAULT_DB_ALIAS, scopes=scopes)
@@ -302,7 +346,8 @@ class SiteQuerySet(models.QuerySet[Any]):
             return None
         if any(self.model._meta.get_field(name).is_relation for name in fields):
             return None
-        return set().union(*(row.cache_scopes() for row in rows))
+        written = frozenset(fields)
+        return set().union(*(_scopes_of(row, written) for row in rows))
 
     def update(self, **kwargs: Any) -> int:
         few = None

@@ -25,6 +25,7 @@ from base.partial_dates import YEAR_VALIDATORS
 from base.querysets import PublishableQuerySet, SiteQuerySet
 from base.renditions import Shape
 from base.roles import EDIT_ALL_CODENAME
+from base.site_cache import wrote_any_of
 from base.translations import markdown_translation, text_translation
 from base.validation import ValidatedModel, validate_visible_name
 from people.models import (
@@ -456,10 +457,55 @@ class Publication(PublicPage, Illustrated):
         excluded_fields=["search_text", "abstract_html", "abstract_html_zh_hans"],
     )
 
+    # What the counts of a list or a profile are made from (base/caches.py's `facets`), beside
+    # the author rows, areas and awards: a save that changes none of them (a title, an
+    # abstract, a link) leaves every count, facet and year chart kept.
+    COUNTED_FIELDS = ("year", "venue_id", "type", "is_published")
+    # What a list's page of rows holds besides (its order and names, base/caches.py's
+    # `listing`): a save that changes none of these (an abstract, a DOI, a link, a
+    # translation, which each paper's entry shows from its own kept rendering) leaves every
+    # list's rows kept.
+    LISTED_FIELDS = (*COUNTED_FIELDS, "title", "slug")
+
+    # The listed fields as stored before the save being made (read by save()); None when not
+    # known (no save under way, a new row).
+    stored_listed: tuple[Any, ...] | None = None
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Reads the listed fields as stored first (one query by key), so that the save's
+        scopes say whether a count or a list's rows may have changed, whatever this object
+        was read with."""
+        stored = None
+        if not self._state.adding and self.pk is not None:
+            stored = Publication.objects.filter(pk=self.pk).values_list(*self.LISTED_FIELDS).first()
+        self.stored_listed = stored
+        try:
+            super().save(*args, **kwargs)
+        finally:
+            self.stored_listed = None
+
+    save.alters_data = True  # type: ignore[attr-defined]
+
+    def changed_any_of(self, fields: tuple[str, ...]) -> bool:
+        """Whether the write being noted may have changed any of `fields` (listed fields): a
+        bulk update naming one, a row added or deleted (site_cache.written_fields), or a save
+        of a row whose value differs from the one stored before it."""
+        if (said := wrote_any_of(self, fields)) is not None:
+            return said
+        if self.stored_listed is None:
+            return True
+        stored = dict(zip(self.LISTED_FIELDS, self.stored_listed, strict=True))
+        return any(stored[name] != getattr(self, name) for name in fields)
+
     def cache_scopes(self) -> set[str]:
         """What a write of this paper may change on public pages (base/caches.py): its own
-        rows, the papers of each member among its authors, the lists. One query."""
-        return paper_scopes(self.pk)
+        rows, the papers of each member among its authors, the lists; the lists' rows when a
+        listed field changed, and their counts when a counted one did. One query."""
+        counted = self.changed_any_of(self.COUNTED_FIELDS)
+        scopes = paper_scopes(self.pk, counted=counted)
+        if not counted and self.changed_any_of(self.LISTED_FIELDS):
+            scopes.add("listing")
+        return scopes
 
     class Meta:
         # The slug last: papers of one year and title keep one order, so a page of the list,
@@ -537,18 +583,33 @@ class PublicationPart(OrderedRow):
 
     natural_key.dependencies = ["publications.publication"]  # type: ignore[attr-defined]
 
+    # Whether the rows of this kind are counted (author rows, awards): a write of one moves
+    # the counts' scopes too (base/caches.py's `facets`); a link's does not.
+    counted = True
+
+    def counted_write(self) -> bool:
+        """Whether the write being noted may change what a count is made from."""
+        return self.counted
+
     def cache_scopes(self) -> set[str]:
         """A part shows on its paper's page and entry: the paper's scopes (one query)."""
-        return paper_scopes(self.publication_id)  # type: ignore[attr-defined]
+        return paper_scopes(self.publication_id, counted=self.counted_write())  # type: ignore[attr-defined]
 
 
-def paper_scopes(pk: int) -> set[str]:
+def paper_scopes(pk: int, *, counted: bool = True) -> set[str]:
     """The scopes a write of the paper `pk` or of one of its parts moves (base/caches.py):
-    the paper, the papers of each member among its authors, and the lists. One query."""
-    people = Authorship.objects.filter(
-        publication_id=pk, researcher__profile__isnull=False
-    ).values_list("researcher_id", flat=True)
-    return {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
+    the paper, the papers of each member among its authors, and the lists; when the write
+    may change what is counted (`counted`), the counts of the lists and of those members
+    too. One query."""
+    people = list(
+        Authorship.objects.filter(publication_id=pk, researcher__profile__isnull=False).values_list(
+            "researcher_id", flat=True
+        )
+    )
+    scopes = {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
+    if counted:
+        scopes |= {"facets", "listing", *(f"facets-of:{person}" for person in people)}
+    return scopes
 
 
 class AuthorshipQuerySet(DerivedFollowWrites, OrderedRowQuerySet):
@@ -631,9 +692,19 @@ class Authorship(PublicationPart):
         row.loaded_researcher_id = row.__dict__.get("researcher_id")
         return row
 
+    def counted_write(self) -> bool:
+        """An author row is counted by whom it names (the member facet, a profile's papers and
+        co-authors): a row added or deleted, or re-pointed to another researcher or paper, by
+        a save (compared with what it was read with, as its `papers-of` scope is) or a bulk
+        write. Its name or position edited counts nothing (a search follows `publications`)."""
+        if (said := wrote_any_of(self, ["researcher", "publication"])) is not None:
+            return said
+        return self._state.db is None or self.loaded_researcher_id != self.researcher_id
+
     def cache_scopes(self) -> set[str]:
         loaded = self.loaded_researcher_id
-        return super().cache_scopes() | ({f"papers-of:{loaded}"} if loaded else set())
+        moved = {f"papers-of:{loaded}", f"facets-of:{loaded}"} if loaded else set()
+        return super().cache_scopes() | moved
 
     # The member or the outsider the row names, read from its one key: templates, the API and
     # the admin's messages read them as before. Reads `researcher.profile`: list with
@@ -826,6 +897,9 @@ class PublicationLink(PublicationPart, WebLink):
         DATASET = "dataset", gettext_lazy("Dataset")
         ARXIV = "arxiv", "arXiv"
         OTHER = "other", gettext_lazy("Other")
+
+    # A link is counted nowhere: its write leaves the counts kept (PublicationPart.counted).
+    counted = False
 
     publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="links")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.PDF)

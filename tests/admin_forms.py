@@ -65,5 +65,7 @@ def publication_form(publication: Publication, **fields) -> dict:
             f"authorships-{number}-publication": publication.pk,
             f"authorships-{number}-position": author.position,
             f"authorships-{number}-name": author.name,
+            # Left out, the save would unlink the row from its member.
+            f"authorships-{number}-researcher": author.researcher_id or "",
         }
     return data

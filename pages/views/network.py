@@ -56,7 +56,9 @@ def network_context(
 
     # A member's network is drawn from their own papers; a group's, an area's or the lab's from
     # everyone's. Names show in both.
-    follows = {f"papers-of:{pk}", "people"} if kind == "person" else {"publications", "people"}
+    # Drawn from the pair rows (who wrote with whom, and the paper's year): a paper's title
+    # edited leaves it kept.
+    follows = {f"facets-of:{pk}", "people"} if kind == "person" else {"facets", "people"}
     (network, drawing), version = kept(
         "coauthor-network", (scope, years, centre), compute, scopes=follows, lags=True
     )

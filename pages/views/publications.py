@@ -80,7 +80,7 @@ def listing_context(
             award_count(filterset),
             year_counts(filterset),
         ),
-        scopes={"publications", "people"},
+        scopes=counts_scopes(filterset),
         lags=True,
     )
     page = paginate(request, filterset.qs, per_page=PER_PAGE, count=count)
@@ -92,7 +92,7 @@ def listing_context(
         "publication-list-page",
         (*list_key, page.number),
         lambda: listed(filterset.qs[first : first + PER_PAGE]),
-        scopes={"publications"},
+        scopes=rows_scopes(filterset),
     )
     return {
         "filterset": filterset,
@@ -121,6 +121,22 @@ def listing_context(
         # A digest of the counts: the panel and the chart are drawn from them.
         "counted": counted,
     }
+
+
+def rows_scopes(filterset: PublicationFilter) -> set[str]:
+    """What a filter's page of rows follows (base/caches.py): which papers it holds, in
+    which order, by which names (`listing`; an abstract or a link edited leaves it kept) and
+    anyone's name or draft state; a search's follows every paper's words."""
+    searched = bool(filterset.form.cleaned_data.get("q"))
+    return {"publications"} if searched else {"listing", "people"}
+
+
+def counts_scopes(filterset: PublicationFilter) -> set[str]:
+    """What a filter's counts follow (base/caches.py): what counts are made from and anyone's
+    name, so that a paper's title edited leaves them kept; a search's counts also follow
+    every paper's words (its title, its authors' names)."""
+    searched = bool(filterset.form.cleaned_data.get("q"))
+    return {"publications" if searched else "facets", "people"}
 
 
 @require_safe

@@ -335,6 +335,7 @@ class Person(PublicPage, Researcher):
         return {
             f"person:{self.pk}",
             f"papers-of:{self.pk}",
+            f"facets-of:{self.pk}",
             "people",
             "publications",
             *(f"paper:{paper}" for paper in papers),
