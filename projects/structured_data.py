@@ -68,3 +68,19 @@ def project_json_ld(project: Project, *, request: HttpRequest) -> dict:
     if grants := funding_json_ld(project.grants.all()):
         data["funding"] = grants
     return data
+
+
+def codemeta_funding(output) -> dict[str, list[dict]]:
+    """CodeMeta 3.0's `funding` (schema.org Grants) and `funder` (their Organizations) for a
+    piece of software, from the grants of the published projects it came of: one query. Empty
+    when none: the file then says nothing of funding."""
+    grants = list(
+        Grant.objects.filter(project__outputs=output, project__is_published=True).for_papers()
+    )
+    if not grants:
+        return {}
+    funders = {grant.funder_id: grant.funder for grant in grants}
+    return {
+        "funding": funding_json_ld(grants),
+        "funder": [funder_organization(funder) for funder in funders.values()],
+    }

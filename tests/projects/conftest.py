@@ -5,6 +5,7 @@ from itertools import count
 
 import pytest
 
+from people.models import Person
 from projects.models import Funder, Grant, Project, ProjectPerson
 from tests.factories import make_person, make_publication
 from tests.outputs.conftest import make_output, make_outsider
@@ -34,6 +35,18 @@ def make_project(*, people=(), publications=(), grants=(), **fields) -> Project:
         Grant.objects.create(funder=funder, award_number=award, project=project)
     project.publications.add(*publications)
     return project
+
+
+def add_projects_to_seed() -> None:
+    """A project of a seeded member with a grant, and a draft: the seed has none (it stays true
+    to the four profiles), the API's fuzzer needs some."""
+    hang = Person.objects.get(slug="hang-zhu")
+    funder = make_funder(name="Seeded Council", slug="seeded-council")
+    make_project(
+        title="Seeded project", start="2024", people=[(hang, "pi")], grants=[(funder, "S-1")]
+    )
+    make_project(title="Draft project", is_published=False, people=[hang])
+    make_project(title="Ended project", start="2019", end="2021", people=[hang])
 
 
 @pytest.fixture

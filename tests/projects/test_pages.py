@@ -256,14 +256,12 @@ def test_a_list_runs_as_many_queries_for_thirty_projects_as_for_three(client, db
     assert count_queries(client, address) == few
 
 
-def test_a_project_page_runs_as_many_queries_for_thirty_people_and_papers_as_for_three(
-    client, db
-):
+def test_a_project_page_runs_as_many_queries_for_thirty_people_and_papers_as_for_three(client, db):
     funder = make_funder()
     project = make_project(slug="big", people=[make_person()], grants=[(funder, "G-0")])
 
     def grow(count: int) -> None:
-        for number in range(count):
+        for _ in range(count):
             project.people.create(position=100 + project.people.count(), researcher=make_outsider())
             paper = make_publication(year=2020)
             project.publications.add(paper)
@@ -273,3 +271,27 @@ def test_a_project_page_runs_as_many_queries_for_thirty_people_and_papers_as_for
     few = count_queries(client, "/projects/big/")
     grow(27)
     assert count_queries(client, "/projects/big/") == few
+
+
+def test_codemeta_of_software_from_a_funded_project_names_its_grants_and_funders(
+    client, lab_projects
+):
+    data = client.get("/outputs/klotski-simulator/codemeta.json").json()
+    (grant,) = data["funding"]
+    assert grant == {
+        "@type": "Grant",
+        "funder": {
+            "@type": "Organization",
+            "name": "European Research Council",
+            "identifier": {
+                "@type": "PropertyValue",
+                "propertyID": "Crossref Funder ID",
+                "value": "10.13039/501100000781",
+            },
+            "sameAs": "https://doi.org/10.13039/501100000781",
+        },
+        "identifier": "101012345",
+    }
+    assert [funder["name"] for funder in data["funder"]] == ["European Research Council"]
+    lab_projects["klotski"].outputs.clear()
+    assert "funding" not in client.get("/outputs/klotski-simulator/codemeta.json").json()
