@@ -104,7 +104,7 @@ def test_the_paper_page_says_who_funded_it(tab):
     tab.set_viewport_size({"width": WIDTHS[-1], "height": HEIGHT})
     tab.goto("/projects/browser-project-1/")
     tab.get_by_role("link", name="All projects").wait_for()
-    paper = tab.locator("#papers a").first
+    paper = tab.locator("section[aria-labelledby=papers] a").first
     paper.click()
     tab.wait_for_load_state("load")
     funded = tab.locator("dt", has_text="Funded by")
