@@ -7,7 +7,7 @@ profiles): this module adds its own and removes them after its last test."""
 import pytest
 
 from base.accessibility import SCHEMES
-from tests.browser.conftest import has_horizontal_scroll, shell
+from tests.browser.conftest import SCREENSHOTS, has_horizontal_scroll, shell
 from tests.browser.test_html_checker import fetch, nu_errors
 from tests.browser.test_layout_geometry import HEIGHT, MEASURE, SMALLEST_SHARE, WIDTHS
 from tests.browser.test_pages import blocking_violations
@@ -92,12 +92,14 @@ def test_every_project_entry_keeps_most_of_its_list_width(tab, width):
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("name", list(PAGES))
-def test_the_project_pages_are_accessible_and_fit_a_phone(page, name, scheme):
+def test_the_project_pages_are_accessible_and_fit_a_phone(page, viewport_name, name, scheme):
     page.emulate_media(color_scheme=scheme)
     assert page.goto(PAGES[name]).status == 200
     page.wait_for_load_state("load")
     assert blocking_violations(page) == []
     assert not has_horizontal_scroll(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{name}-{viewport_name}-{scheme}.png", full_page=True)
 
 
 def test_the_paper_page_says_who_funded_it(tab):
