@@ -295,3 +295,10 @@ def test_codemeta_of_software_from_a_funded_project_names_its_grants_and_funders
     assert [funder["name"] for funder in data["funder"]] == ["European Research Council"]
     lab_projects["klotski"].outputs.clear()
     assert "funding" not in client.get("/outputs/klotski-simulator/codemeta.json").json()
+
+
+def test_the_projects_pages_are_in_chinese_under_its_prefix(client, lab_projects):
+    listed = client.get("/zh-hans/projects/").text
+    assert "<h1>项目</h1>" in listed and "进行中" in listed and "资助方" in listed
+    paper = client.get("/zh-hans/publications/klotski/").text
+    assert "资助方" in paper and "资助编号 101012345" in paper
