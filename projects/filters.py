@@ -129,6 +129,7 @@ class FundedPublicationFilter(PublicationFilter):
     pages compose it (pages/views/publications.py)."""
 
     funder = MultipleChoiceFilter(method="filter_funder", label=gettext_lazy("Funder"))
+    chip_legends = {**PublicationFilter.chip_legends, "funder": gettext_lazy("Funder")}
 
     class Meta(PublicationFilter.Meta):
         fields = [*PublicationFilter.Meta.fields, "funder"]

@@ -200,6 +200,10 @@ def test_the_publication_list_filters_by_funder_with_a_count_beside_each(client,
     # Counted under the other filters, its own aside.
     assert options(narrowed, "funder") == {"erc": 1, "nsf": 1}
     assert options(client.get("/publications/?year=2023"), "funder") == {"erc": 1}
+    # A chip above the list names the funder and drops it.
+    (chip,) = narrowed.context["active_filters"]
+    assert chip.label == "Funder: National Science Foundation"
+    assert chip.remove_query == ""
     export = client.get("/publications/export.bib?funder=nsf").text
     assert "Engines" in export and "Klotski" not in export
     assert client.get("/publications/export.bib?funder=nobody").status_code == 400
