@@ -136,6 +136,12 @@ REGISTRY: dict[str, Cache] = {
             SHARED,
         ),
         Cache(
+            "section-projects",
+            "a profile's, group's or area's first projects",
+            "people, and any write of a project, grant or funder (they name no narrower scope)",
+            SHARED,
+        ),
+        Cache(
             "coauthor-network",
             "a co-author network: who wrote with whom, and its drawing",
             "a member's: facets-of:<pk>, people; a group's, an area's, the lab's: facets, people",

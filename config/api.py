@@ -1,5 +1,5 @@
 """The read-only JSON API at /api/, assembled from each app's routers (people/api.py: people,
-groups and areas; publications/api.py, outputs/api.py, news/api.py, events/api.py), with its OpenAPI schema and browsable docs.
+groups and areas; publications/api.py, outputs/api.py, projects/api.py, news/api.py, events/api.py), with its OpenAPI schema and browsable docs.
 
 django-ninja builds the schema from the same pydantic types that shape each response, so the
 schema cannot drift from what the endpoints return; schemathesis checks both in the tests.
@@ -18,6 +18,7 @@ from news.api import router as news_router
 from outputs.api import router as outputs_router
 from people.api import department_router
 from people.api import router as people_router
+from projects.api import router as projects_router
 from publications.api import router as publications_router
 
 
@@ -31,7 +32,7 @@ api = LabAPI(
     title="Lab directory API",
     version="1",
     description=(
-        "Read-only: people, publications, venues, datasets and software, news, talks and events, "
+        "Read-only: people, publications, venues, datasets and software, projects and their funders, news, talks and events, "
         "research groups and research areas, as "
         "the site's pages show them. "
         "Lists take the same filters as their pages and come in pages; drafts never appear. "
@@ -48,6 +49,7 @@ api.add_router("", publications_router)
 api.add_router("", news_router)
 api.add_router("", events_router)
 api.add_router("", outputs_router)
+api.add_router("", projects_router)
 api.add_router("", department_router)
 
 

@@ -172,6 +172,7 @@ INSTALLED_APPS = [
     "publications",
     "events",
     "outputs",
+    "projects",
     "news",
     # Every public HTML page, above the apps whose rows it shows.
     "pages",

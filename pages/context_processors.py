@@ -5,6 +5,7 @@ from base import site_cache
 from base.models import Lab
 from events.models import Event
 from people.models import ResearchArea, ResearchGroup
+from projects.models import Project
 
 
 def current_lab(request):
@@ -15,9 +16,10 @@ def current_lab(request):
         groups = Exists(ResearchGroup.objects.published())
         areas = Exists(ResearchArea.objects.published())
         events = Exists(Event.objects.published())
+        projects = Exists(Project.objects.published())
         request._lab = SimpleLazyObject(
             lambda: Lab.objects.annotate(
-                has_groups=groups, has_areas=areas, has_events=events
+                has_groups=groups, has_areas=areas, has_events=events, has_projects=projects
             ).current()
         )
     return request._lab
@@ -25,8 +27,9 @@ def current_lab(request):
 
 def lab(request):
     """The lab's name for every page's header, read once per request when used, with
-    `has_groups`, `has_areas` and `has_events`: whether the header offers the Groups, Areas and
-    Events pages (a one-lab site has no groups nor areas; a site may have no events).
+    `has_groups`, `has_areas`, `has_events` and `has_projects`: whether the header offers the
+    Groups, Areas, Events and Projects pages (a one-lab site has no groups nor areas; a site may
+    have no events or projects).
 
     One query: the lab row with an EXISTS, so the header costs no query of its own.
     """

@@ -14,11 +14,13 @@ from outputs.models import Output
 from outputs.sitemaps import OutputSitemap
 from people.models import ResearchArea, ResearchGroup
 from people.sitemaps import PersonSitemap, ResearchAreaSitemap, ResearchGroupSitemap
+from projects.models import Project
+from projects.sitemaps import ProjectSitemap
 from publications.sitemaps import PublicationSitemap
 
 
 class SectionSitemap(LanguagesSitemap):
-    """The home page and the lists: the groups', areas', events' and outputs' only when the
+    """The home page and the lists: the groups', areas', events', outputs' and projects' only when the
     site has some."""
 
     def items(self):
@@ -31,6 +33,8 @@ class SectionSitemap(LanguagesSitemap):
             sections.append("events:index")
         if Output.objects.published().exists():
             sections.append("outputs:index")
+        if Project.objects.published().exists():
+            sections.append("projects:index")
         return sections
 
     def location(self, name):
@@ -46,4 +50,5 @@ SITEMAPS = {
     "news": NewsItemSitemap,
     "events": EventSitemap,
     "outputs": OutputSitemap,
+    "projects": ProjectSitemap,
 }

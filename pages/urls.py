@@ -1,5 +1,5 @@
 """Every public page's address. The namespaces are the apps' (`people:`, `publications:`,
-`outputs:`, `news:`, `events:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
+`outputs:`, `projects:`, `news:`, `events:`, `groups:`, `areas:`), and each address's view is in the module of pages/views/ named
 by its first path segment (the root's in home.py). config/urls.py mounts these at the site's
 root beside the API and the admin: `page_patterns` once per language, `urlpatterns` once."""
 
@@ -19,9 +19,11 @@ from pages.views import (
     news,
     outputs,
     people,
+    projects,
     publications,
     search,
 )
+from projects.feeds import ProjectFeed
 from publications.feeds import PublicationFeed
 
 people_urls = [
@@ -70,6 +72,13 @@ outputs_urls = [
     path("<slug:slug>/", outputs.detail, name="detail"),
 ]
 
+projects_urls = [
+    path("", projects.index, name="index"),
+    # Before the slug pattern, which would otherwise read "feed" as a project.
+    path("feed/", ProjectFeed(), name="feed"),
+    path("<slug:slug>/", projects.detail, name="detail"),
+]
+
 groups_urls = [
     path("", groups.groups, name="index"),
     path("<slug:slug>/", groups.group, name="detail"),
@@ -91,6 +100,7 @@ page_patterns: list[URLPattern | URLResolver] = [
     path("news/", include((news_urls, "news"))),
     path("events/", include((events_urls, "events"))),
     path("outputs/", include((outputs_urls, "outputs"))),
+    path("projects/", include((projects_urls, "projects"))),
     path("groups/", include((groups_urls, "groups"))),
     path("areas/", include((areas_urls, "areas"))),
 ]

@@ -192,6 +192,14 @@ class PublicationFilter(FilterSet):
     )
     q = SearchFilter(method=search_publications, label=gettext_lazy("Words in title or authors"))
 
+    # The filters whose choices are read when first needed (a callable), and the legend their
+    # chips above the list give them: a filterset composed above adds its own (the funder,
+    # projects/filters.py).
+    chip_legends = {
+        "group": gettext_lazy("Research group"),
+        "area": gettext_lazy("Research area"),
+    }
+
     class Meta:
         model = Publication
         form = PublicationFilterForm
@@ -494,11 +502,8 @@ def active_filters(filterset: PublicationFilter) -> list[ActiveFilter]:
         # Named as the facet names it.
         "author": (gettext("Lab member"), dict(filterset.filters["author"].extra["choices"])),
         **{
-            name: (legend, dict(filterset.filters[name].extra["choices"]()))
-            for name, legend in [
-                ("group", gettext("Research group")),
-                ("area", gettext("Research area")),
-            ]
+            name: (str(legend), dict(filterset.filters[name].extra["choices"]()))
+            for name, legend in filterset.chip_legends.items()
             if cleaned.get(name) and name in filterset.filters
         },
     }

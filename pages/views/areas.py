@@ -10,7 +10,9 @@ from base.site_cache import cached
 from outputs.models import Output
 from pages.views.network import network_context, network_url
 from pages.views.outputs import section_outputs
+from pages.views.projects import section_projects
 from people.models import Person, ResearchArea, ResearchGroup
+from projects.models import Project
 from publications.entries import listed
 from publications.models import Publication
 
@@ -74,6 +76,7 @@ def area(request, slug):
             "groups": ResearchGroup.objects.published().filter(areas=area),
             "publications": newest,
             "outputs": section_outputs(("area", area.pk), Output.objects.in_areas(area)),
+            "projects": section_projects(("area", area.pk), Project.objects.in_areas(area)),
             "publication_count": sum(per_year.values()),
             "all_publications_url": all_of_them,
             "chart": year_chart(

@@ -14,8 +14,10 @@ from outputs.models import Output
 from pages.views.events import schedule
 from pages.views.network import network_context, network_url
 from pages.views.outputs import section_outputs
+from pages.views.projects import section_projects
 from pages.views.publications import listing_context
 from people.models import Membership, Person, ResearchArea, ResearchGroup
+from projects.models import Project
 from publications.models import Publication
 
 GROUP_NEWS = 10
@@ -67,6 +69,7 @@ def group(request, slug):
             "news_items": NewsItem.objects.published().of_group(group).for_listing()[:GROUP_NEWS],
             "export_query": export_query,
             "outputs": section_outputs(("group", group.pk), Output.objects.of_groups(group)),
+            "projects": section_projects(("group", group.pk), Project.objects.of_groups(group)),
             **network_context(
                 ("group", group.pk), Publication.objects.published().of_groups(group)
             ),

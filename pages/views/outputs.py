@@ -13,6 +13,7 @@ from outputs.filters import OutputFilter, facets
 from outputs.models import Output
 from outputs.structured_data import output_json_ld
 from pages.views.publications import download
+from projects.structured_data import codemeta_funding
 from publications.feeds import plain_text
 from publications.filters import filters_query
 
@@ -105,6 +106,8 @@ def codemeta(request, slug):
     if not output.is_software:
         raise Http404("Only software has CodeMeta here.")
     data = exports.codemeta(output, base_url=base_url_of(request))
+    # The grants of the projects it came of (projects sit above outputs: added here).
+    data.update(codemeta_funding(output))
     return software_file(json.dumps(data, ensure_ascii=False, indent=2) + "\n", "codemeta")
 
 

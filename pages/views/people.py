@@ -20,8 +20,10 @@ from pages.context_processors import current_lab
 from pages.views.events import schedule
 from pages.views.network import network_context, network_url
 from pages.views.outputs import section_outputs
+from pages.views.projects import section_projects
 from people.filters import PersonFilter, facet_options
 from people.models import Person
+from projects.models import Project
 from publications.entries import Listed
 from publications.models import CoauthorPair, Publication, external_coauthors_of
 from publications.network import member_coauthors
@@ -161,6 +163,9 @@ def profile(request, slug):
             "external_coauthors": external_coauthors,
             "news_items": NewsItem.objects.published().about(person)[:PROFILE_NEWS],
             "outputs": section_outputs(("person", person.pk), Output.objects.by(person)),
+            "projects": section_projects(
+                ("person", person.pk), Project.objects.with_person(person)
+            ),
             # Only when staff turned them on (the lab row is base.html's, read once).
             "citations": cached(
                 "profile-citations",

@@ -23,12 +23,13 @@ from base.translations import shown
 from news.models import NewsItem
 from outputs.models import Output
 from pages.context_processors import current_lab
+from pages.views.projects import paper_funding
+from projects.filters import FundedPublicationFilter, funder_facet
 from publications import exports
 from publications.claims.forms import ClaimForm, CorrectionForm
 from publications.entries import listed
 from publications.feeds import plain_text
 from publications.filters import (
-    PublicationFilter,
     active_filters,
     award_count,
     facets,
@@ -64,7 +65,8 @@ def listing_context(
     """A filtered, faceted, paginated list of `publications` (for_listing()) with its year
     chart: what /publications/ shows, and a group's page shows of its papers
     (pages/views/groups.py). `scope` names what narrowed `publications` (a group), for the cache."""
-    filterset = PublicationFilter(request.GET, queryset=publications, without=without)
+    # With the funder filter (projects/filters.py): publications may not import projects.
+    filterset = FundedPublicationFilter(request.GET, queryset=publications, without=without)
     filterset.form.is_valid()
     list_key = (scope, without, sorted(filterset.form.cleaned_data.items()))
     # Counted once per filter until the papers or people change, for every page of it: at
@@ -76,7 +78,7 @@ def listing_context(
         list_key,
         lambda: (
             filterset.qs.count(),
-            facets(filterset),
+            {**facets(filterset), **funder_facet(filterset)},
             award_count(filterset),
             year_counts(filterset),
         ),
@@ -150,7 +152,7 @@ def export(request, format):
     """
     if format not in exports.FORMATS:
         raise Http404("No such export format.")
-    filterset = PublicationFilter(
+    filterset = FundedPublicationFilter(
         request.GET, queryset=Publication.objects.published().for_export()
     )
     if ignored := filterset.ignored_values():
@@ -179,7 +181,7 @@ def embed(request):
     its links are made absolute, as the fragment is read on another site. A filter value the
     list would ignore is a 400, as for the exports.
     """
-    filterset = PublicationFilter(
+    filterset = FundedPublicationFilter(
         request.GET, queryset=Publication.objects.published().for_listing()
     )
     if ignored := filterset.ignored_values():
@@ -293,6 +295,8 @@ def publication_parts(
             "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
             # Its datasets and software: the other direction of Output.publications.
             "outputs": list(Output.objects.published().related_to(paper).for_listing()),
+            # "Funded by" (the grants it acknowledges) and the projects it came of.
+            **paper_funding(paper),
             # Only when staff turned them on (the lab row is base.html's, read once).
             "citations": paper_citations(pk) if current_lab(request).show_citation_counts else [],
             "request": request,

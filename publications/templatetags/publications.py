@@ -99,7 +99,12 @@ def publications_by_year(context, publications) -> list[tuple[int | None, str]]:
 
 @register.simple_tag(takes_context=True)
 def publication_json_ld(context, publication):
-    return json_ld_script(scholarly_article(publication, request=context["request"]))
+    """With the page's `funding` when it gives one (schema.org Grants, built by the layer that
+    knows grants: pages/views/projects.py)."""
+    data = scholarly_article(publication, request=context["request"])
+    if funding := context.get("funding"):
+        data["funding"] = funding
+    return json_ld_script(data)
 
 
 @register.simple_tag(takes_context=True)

@@ -25,6 +25,7 @@ from tests.cases import SeededTestCase, parametrize
 from tests.department import add_groups_to_seed
 from tests.factories import make_event
 from tests.outputs.conftest import add_outputs_to_seed
+from tests.projects.conftest import add_projects_to_seed
 
 # Every operation the API declares, read without the database (the choices come later).
 OPERATIONS = [
@@ -42,6 +43,7 @@ DETAILS = {
     "/api/areas/{slug}/": ("/api/areas/", "slug"),
     "/api/events/{slug}/": ("/api/events/", "slug"),
     "/api/outputs/{slug}/": ("/api/outputs/", "slug"),
+    "/api/projects/{slug}/": ("/api/projects/", "slug"),
 }
 
 
@@ -75,6 +77,7 @@ class SchemaFuzzingTests(SeededTestCase):
         make_event(starts_in=-datetime.timedelta(days=30), kind="defence")
         make_event(starts_in=datetime.timedelta(days=1), is_published=False)
         add_outputs_to_seed()
+        add_projects_to_seed()
 
     @classmethod
     def setUpClass(cls):
@@ -93,7 +96,7 @@ class SchemaFuzzingTests(SeededTestCase):
         cls.api_schema.app = application
 
     def test_the_fuzzer_covers_every_operation(self):
-        assert len(OPERATIONS) == 16
+        assert len(OPERATIONS) == 19
         assert {path for _method, path in OPERATIONS if "{" in path} == set(DETAILS)
 
     @parametrize("method, path", OPERATIONS)
@@ -130,4 +133,4 @@ class SchemaFuzzingTests(SeededTestCase):
                 case = self.api_schema[path]["GET"].Case(path_parameters={key: row[key]})
                 assert case.call_and_validate().status_code == 200
                 checked += 1
-        assert checked == 4 + 29 + 5 + 15 + 2 + 2 + 2 + 2  # ... groups, areas, talks, outputs
+        assert checked == 4 + 29 + 5 + 15 + 2 + 2 + 2 + 2 + 2  # ... talks, outputs, projects

@@ -11,7 +11,9 @@ from django.conf import settings
 from base import caches, site_cache
 
 ROOT = Path(settings.BASE_DIR)
-APPS = ["config", "base", "events", "news", "outputs", "pages", "people", "publications"]
+APPS = [
+    "config", "base", "events", "news", "outputs", "pages", "people", "projects", "publications"
+]  # fmt: skip
 NOT_YET: set[str] = set()
 CACHE_ACCESS = re.compile(
     r"\bcache\.(get|set|add|delete|incr|decr|get_or_set|get_many|set_many|delete_many|touch|clear)"

@@ -18,6 +18,7 @@ from base.history import HistoryAdmin
 from base.models import HistorySnapshot, Lab
 from base.versions import record_first_versions
 from people.models import Advising, Collaboration, Departure, Person
+from projects.models import Grant
 from publications.bibtex import import_bibtex
 from publications.models import Publication
 from tests.admin_forms import inline_management, post_person
@@ -32,6 +33,7 @@ from tests.factories import (
     make_venue,
 )
 from tests.outputs.conftest import make_output
+from tests.projects.conftest import make_funder, make_project
 
 pytestmark = pytest.mark.django_db
 
@@ -399,6 +401,10 @@ MAKERS = {
     # Talks and events, datasets and software (issue 28)
     "event": lambda: make_event(starts_in=datetime.timedelta(days=1)),
     "output": make_output,
+    # Projects and grants (issue 28)
+    "project": make_project,
+    "funder": make_funder,
+    "grant": lambda: Grant.objects.create(funder=make_funder(), award_number="A-1"),
 }
 
 

@@ -177,7 +177,7 @@ def test_counts_and_facets_are_shared_by_every_page_of_the_same_filters(client, 
     with CaptureQueriesContext(connection) as second:
         response = client.get("/publications/?venue=NSDI&utm_source=feed")
     assert response[site_cache.CACHE_HEADER] == "miss"
-    assert len(first) - len(second) == 13
+    assert len(first) - len(second) == 14  # and the funder facet (projects/filters.py)
     assert response.context["facets"]["venue"].options[0].count == 1
     assert response.context["page"].paginator.count == 1
 
@@ -193,9 +193,9 @@ def test_a_profiles_count_co_authors_and_selection_are_kept_until_the_next_chang
     # co-authors in and outside the lab, the selection (the year of the 8th newest paper and
     # the ids from there on, from the pair rows; then its ids), whether any is featured, its
     # entries' rows, authors, awards and links, and the co-author network (its members, then
-    # their pairs), their datasets and software. What is left: the person's id, the lab, the
+    # their pairs), their datasets and software, their projects. What is left: the person's id, the lab, the
     # news and the talks (upcoming, then past: they follow the clock too).
-    assert len(first) - len(second) == 26
+    assert len(first) - len(second) == 27
     assert response.context["publication_count"] == 2
     assert [(person.name, person.shared) for person in response.context["coauthors"]] == [
         ("Bo Zhao", 1)

@@ -37,21 +37,21 @@ def department(request, django_db_setup, django_db_blocker):
         # them), five aggregates (venue, type, member, area, the years and their chart), the
         # award count; news with their people (2); the co-author network (its members, their
         # pairs); its talks and events (upcoming, then the latest past); its datasets and
-        # software.
-        ("/groups/group-1/", 29),
-        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 29),
+        # software; the funder facet; its projects.
+        ("/groups/group-1/", 31),
+        ("/groups/group-1/?venue=V1&year_min=2016&area=area-1&q=paper", 31),
         # lab, role, group and area choices, people, their links, a count per group and area.
         ("/people/", 8),
         ("/people/?group=group-1&area=area-2&role=phd-students", 8),
         # lab, venue, member, group and area choices, count, the page's ids, its entries' rows
-        # with authors, awards, links, six aggregates (venue, type, member, group, area,
-        # years), awards.
-        ("/publications/", 18),
-        ("/publications/?group=group-0&group=group-2&area=area-1&venue=V2", 18),
+        # with authors, awards, links, seven aggregates (venue, type, member, group, area,
+        # years, funder), awards.
+        ("/publications/", 19),
+        ("/publications/?group=group-0&group=group-2&area=area-1&venue=V2", 19),
         # lab, area, people with their links, groups, papers' ids, their entries' rows with
         # authors, awards and links, their count per year (the chart and the total), the
-        # co-author network (its members, their pairs), its datasets and software.
-        ("/areas/area-0/", 14),
+        # co-author network (its members, their pairs), its datasets and software, its projects.
+        ("/areas/area-0/", 15),
     ],
 )
 def test_department_pages_run_a_fixed_number_of_queries(client, department, url, queries):
@@ -63,7 +63,7 @@ def test_a_profile_with_advisors_students_and_groups_runs_a_fixed_number_of_quer
 ):
     """As for any profile (tests/pages/test_people_pages.py): its prefetches and lists."""
     leader = department["people"][0]
-    assert count_queries(client, leader.get_absolute_url()) == 31
+    assert count_queries(client, leader.get_absolute_url()) == 32
 
 
 def test_the_group_facet_counts_each_groups_papers(client, department):

@@ -218,9 +218,9 @@ class PeoplePagesQueryCountTests(TestCase):
         year (the chart and the total), co-authors in and outside the lab, news, the co-author
         network (its members, then their pairs), their talks and events (upcoming, then the
         latest past), their datasets and software (one query when they have none, kept until
-        the next change): no query per publication, author or entry.
+        the next change), their projects (likewise): no query per publication, author or entry.
         (The citation keys are stored on the rows.)"""
-        assert count_queries(self.client, self.subject.get_absolute_url()) == 31
+        assert count_queries(self.client, self.subject.get_absolute_url()) == 32
 
 
 class PeoplePagesQueryCountAtManyRowsTests(PeoplePagesQueryCountTests):

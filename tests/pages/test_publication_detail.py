@@ -75,10 +75,11 @@ class PublicationDetailQueryCountTests(TestCase):
     def test_publication_page_runs_a_fixed_number_of_queries(self):
         """Rendered anew: the paper's row, then the publication with its prefetches, its
         members' other papers (their ids, then their entries' rows with the same prefetches),
-        its news, its datasets and software, the lab: none per author or related paper. (The
+        its news, its datasets and software, the grants it acknowledges with their funders, the
+        projects it came of, the lab: none per author or related paper. (The
         citation key is stored on the row.) Kept, only the row and the lab
         (tests/publications/test_publication_page_kept.py)."""
-        assert count_queries(self.client, self.publication.get_absolute_url()) == 13
+        assert count_queries(self.client, self.publication.get_absolute_url()) == 15
 
 
 class PublicationDetailQueryCountAtManyRowsTests(PublicationDetailQueryCountTests):

@@ -233,16 +233,16 @@ class PublicationListQueryCountTests(TestCase):
 
         lab, venue choices, member choices, research group and area choices, count, the page's
         ids, its entries' rows (publications.entries) with authorships+people, awards, links, one
-        aggregate per facet (venue, year and chart, type, member) and the award count. The
+        aggregate per facet (venue, year and chart, type, member, funder) and the award count. The
         citation keys are stored on the rows.
         """
-        assert count_queries(self.client, URL) == 16
+        assert count_queries(self.client, URL) == 17
         first, second = Person.objects.values_list("slug", flat=True)[:2]
         venue = Venue.objects.values_list("short_name", flat=True).first()
         filtered = f"{URL}?venue={venue}&year_min=2003&author={first}&author={second}&q=paper"
         response = self.client.get(filtered)
         assert response.context["ignored"] == [] and len(response.context["page"].object_list) > 0
-        assert count_queries(self.client, filtered) == 16
+        assert count_queries(self.client, filtered) == 17
 
 
 class PublicationListQueryCountAtManyRowsTests(PublicationListQueryCountTests):

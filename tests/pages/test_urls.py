@@ -36,6 +36,8 @@ PUBLIC_PAGES = [
     ("outputs:csl", {"slug": "traces"}, "/outputs/traces.json"),
     ("outputs:citation-cff", {"slug": "tool"}, "/outputs/tool/CITATION.cff"),
     ("outputs:codemeta", {"slug": "tool"}, "/outputs/tool/codemeta.json"),
+    ("projects:index", {}, "/projects/"),
+    ("projects:detail", {"slug": "optics"}, "/projects/optics/"),
     ("groups:index", {}, "/groups/"),
     ("groups:detail", {"slug": "systems"}, "/groups/systems/"),
     ("areas:index", {}, "/areas/"),
@@ -48,6 +50,7 @@ FEEDS = [
     ("publications:feed", "/publications/feed/", "publications.feeds"),
     ("news:feed", "/news/feed/", "news.feeds"),
     ("outputs:feed", "/outputs/feed/", "outputs.feeds"),
+    ("projects:feed", "/projects/feed/", "projects.feeds"),
 ]
 
 

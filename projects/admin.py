@@ -1,0 +1,119 @@
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from base.history import HistoryAdmin
+from base.ordered_admin import OrderedRowFormSet, OrderedTabularInline
+from base.roles import is_editor, person_of
+from base.scoped_admin import MemberScopedAdmin
+from projects.models import Funder, Grant, Project, ProjectPerson
+
+# An address typed without its scheme ("erc.europa.eu/…") is https, as elsewhere in the admin.
+URLS_AS_HTTPS: dict[type[models.Field], dict[str, str]] = {
+    models.URLField: {"assume_scheme": "https"}
+}
+
+
+class ProjectPeopleFormSet(OrderedRowFormSet):
+    """At least one person, and a member keeps themself among them: they edit only the projects
+    they are a person of, so a save leaving them out would lock them out of it."""
+
+    member = None  # set per request by ProjectPersonInline for members
+
+    def clean(self):
+        super().clean()
+        kept = [
+            form.cleaned_data.get("researcher")
+            for form in self.forms
+            if form not in self.deleted_forms
+            and form.is_valid()
+            and form.cleaned_data.get("researcher") is not None
+        ]
+        if not kept:
+            raise ValidationError("Name at least one person of the project.")
+        if self.member is not None and self.member.pk not in {researcher.pk for researcher in kept}:
+            raise ValidationError(
+                "Keep yourself among the people of the project: you can only edit projects "
+                "you take part in."
+            )
+
+
+class ProjectPersonInline(OrderedTabularInline):
+    model = ProjectPerson
+    formset = ProjectPeopleFormSet
+    verbose_name_plural = "people (in order, with their roles)"
+    extra = 1
+    fields = ["position", "researcher", "role"]
+    # Researchers are many (every author ever imported): picked by name, never a full select.
+    autocomplete_fields = ["researcher"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("researcher")
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        formset.member = None if is_editor(request.user) else person_of(request.user)
+        return formset
+
+
+class GrantInline(admin.TabularInline):
+    """The project's grants; the papers acknowledging each are chosen on the grant's page."""
+
+    model = Grant
+    extra = 0
+    fields = ["funder", "award_number", "title", "url"]
+    autocomplete_fields = ["funder"]
+    formfield_overrides = URLS_AS_HTTPS
+    show_change_link = True
+
+
+@admin.register(Project)
+class ProjectAdmin(MemberScopedAdmin):
+    """Editors edit every project; a member adds projects and edits those they take part in
+    (base/scoped_admin.py)."""
+
+    list_display = ["title", "start", "end", "is_published"]
+    list_filter = ["is_published", ("groups", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["title", "people__researcher__name", "grants__award_number"]
+    search_help_text = "Search by title, a person's name or an award number."
+    prepopulated_fields = {"slug": ["title"]}
+    # Papers, datasets and software are many: picked by name.
+    autocomplete_fields = ["groups", "areas", "publications", "outputs"]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", ("start", "end"), "url"]}),
+        ("On the site", {"fields": ["is_published"]}),
+        ("About", {"fields": ["summary"]}),
+        ("Related", {"fields": ["groups", "areas", "publications", "outputs"]}),
+    ]
+    inlines = [ProjectPersonInline, GrantInline]
+    formfield_overrides = URLS_AS_HTTPS
+
+    def member_queryset(self, queryset, person):
+        return queryset.with_person(person)
+
+
+@admin.register(Funder)
+class FunderAdmin(HistoryAdmin):
+    list_display = ["name", "registry_id"]
+    search_fields = ["name", "registry_id"]
+    search_help_text = "Search by name or Crossref Funder Registry id."
+    prepopulated_fields = {"slug": ["name"]}
+    fields = ["name", "slug", "registry_id"]
+
+
+@admin.register(Grant)
+class GrantAdmin(MemberScopedAdmin):
+    """A grant's papers are chosen here: a paper acknowledges it even without a project."""
+
+    list_display = ["__str__", "title", "project"]
+    list_filter = [("funder", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["funder", "project"]
+    search_fields = ["award_number", "title", "funder__name", "project__title"]
+    search_help_text = "Search by award number, title, funder or project."
+    autocomplete_fields = ["funder", "project", "publications"]
+    fields = ["funder", "award_number", "title", "url", "project", "publications"]
+    formfield_overrides = URLS_AS_HTTPS
+
+    def member_queryset(self, queryset, person):
+        """A member's grants are their projects' grants."""
+        return queryset.filter(project__in=Project.objects.with_person(person))

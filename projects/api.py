@@ -1,0 +1,139 @@
+"""/api/projects/ and /api/funders/: the projects as data, with the list page's filters
+(projects/filters.py), and the funders they name."""
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Field, Query, Router, Schema
+
+from base.api import ERRORS, NamedPageOut, PageOut, filter_parameters, filtered_page, page_link
+from projects.filters import ProjectFilter
+from projects.models import Funder, Grant, Project
+
+router = Router(tags=["projects"])
+
+PER_PAGE = 25
+
+
+class FunderOut(Schema):
+    slug: str = Field(description="What /api/projects/?funder= and /publications/?funder= take.")
+    name: str
+    registry_id: str = Field(
+        description='Its Crossref Funder Registry DOI ("10.13039/…"), "" when not listed there.'
+    )
+
+
+class GrantOut(Schema):
+    funder: FunderOut
+    award_number: str = Field(description='"" when the grant has none.')
+    title: str
+    url: str
+
+
+class ProjectPersonOut(Schema):
+    name: str
+    role: str = Field(description="Principal investigator, co-investigator, researcher...")
+    orcid: str = Field(description='The ORCID iD, "" when not known.')
+    profile: str | None = Field(description="Their profile's address, when a member with one.")
+
+
+class ProjectSummaryOut(Schema):
+    slug: str
+    title: str
+    url: str = Field(description="The project's page on this site.")
+    start: str | None = Field(description='ISO 8601 at its precision: "2026", "2026-07".')
+    end: str | None = Field(description="None while it runs with no end date.")
+    status: str = Field(description='"current" or "past".')
+    grants: list[GrantOut]
+
+
+class ProjectOut(ProjectSummaryOut):
+    summary: str = Field(description="Markdown.")
+    website: str
+    people: list[ProjectPersonOut]
+    publications: list[NamedPageOut] = Field(description="The papers that came of it.")
+    outputs: list[NamedPageOut] = Field(description="Its datasets and software.")
+
+
+class ProjectPage(PageOut[ProjectSummaryOut]):
+    pass
+
+
+def funder_data(funder: Funder) -> dict:
+    return {"slug": funder.slug, "name": funder.name, "registry_id": funder.registry_id}
+
+
+def grant_data(grant: Grant) -> dict:
+    return {
+        "funder": funder_data(grant.funder),
+        "award_number": grant.award_number,
+        "title": grant.title,
+        "url": grant.url,
+    }
+
+
+def project_summary(project: Project, request: HttpRequest) -> dict:
+    """Reads the grants Project.objects.for_listing() prefetched."""
+    return {
+        "slug": project.slug,
+        "title": project.title,
+        "url": request.build_absolute_uri(project.get_absolute_url()),
+        "start": project.start.isoformat() if project.start else None,
+        "end": project.end.isoformat() if project.end else None,
+        "status": "past" if project.is_past() else "current",
+        "grants": [grant_data(grant) for grant in project.grants.all()],
+    }
+
+
+ProjectQuery = filter_parameters(ProjectFilter, operation_id="list_projects")
+
+
+@router.get(
+    "/projects/",
+    response={200: ProjectPage, **ERRORS},
+    operation_id="list_projects",
+    summary="Projects, filtered as on /projects/",
+)
+def list_projects(request, filters: Query[ProjectQuery]):  # type: ignore[valid-type]
+    """In the list page's order (newest start first), so page N is the page's page N."""
+    filterset = ProjectFilter(request.GET, queryset=Project.objects.published().for_listing())
+    return filtered_page(request, filterset, per_page=PER_PAGE, row=project_summary)
+
+
+@router.get(
+    "/projects/{slug}/",
+    response={200: ProjectOut, **ERRORS},
+    operation_id="get_project",
+    summary="One project, with its people, funding, papers, datasets and software",
+)
+def get_project(request, slug: str):
+    project = get_object_or_404(Project.objects.published().for_page(), slug=slug)
+    return {
+        **project_summary(project, request),
+        "summary": project.summary,
+        "website": project.url,
+        "people": [
+            {
+                "name": row.researcher.name,
+                "role": row.get_role_display(),
+                "orcid": row.researcher.orcid,
+                "profile": request.build_absolute_uri(member.get_absolute_url())
+                if (member := row.member) is not None
+                else None,
+            }
+            for row in project.people.all()
+        ],
+        "publications": [
+            page_link(paper, paper.title, request) for paper in project.listed_publications
+        ],
+        "outputs": [page_link(output, output.title, request) for output in project.listed_outputs],
+    }
+
+
+@router.get(
+    "/funders/",
+    response={200: list[FunderOut], **ERRORS},
+    operation_id="list_funders",
+    summary="Every funder the projects and papers name",
+)
+def list_funders(request):
+    return [funder_data(funder) for funder in Funder.objects.order_by("name")]

@@ -1,0 +1,6 @@
+from base.sitemaps import PublishedSitemap
+from projects.models import Project
+
+
+class ProjectSitemap(PublishedSitemap):
+    model = Project

@@ -1,0 +1,141 @@
+"""Projects as visitors see them, on the served site: a project entry keeps most of its list's
+width from phone to desktop widths (as every repeated block does, test_layout_geometry.py), the
+list and a project's page pass axe in light and dark, the header keeps one row with its Projects
+link, and the pages pass the Nu HTML checker. The seed has no projects (it stays true to the four
+profiles): this module adds its own and removes them after its last test."""
+
+import pytest
+
+from base.accessibility import SCHEMES
+from tests.browser.conftest import SCREENSHOTS, has_horizontal_scroll, shell
+from tests.browser.test_html_checker import fetch, nu_errors
+from tests.browser.test_layout_geometry import HEIGHT, MEASURE, SMALLEST_SHARE, WIDTHS
+from tests.browser.test_pages import blocking_violations
+
+ADD_PROJECTS = """
+from people.models import ExternalPerson, Person
+from projects.models import Funder, Grant, Project, ProjectPerson
+from publications.models import Publication
+hang = Person.objects.get(slug="hang-zhu")
+outsider = ExternalPerson.objects.create(name="Ada Outside", slug="ada-outside-projects")
+paper = Publication.objects.filter(authorships__researcher=hang).first()
+funder = Funder.objects.create(
+    name="Browser Test Research Council", slug="browser-council",
+    registry_id="10.13039/501100000999",
+)
+for number in range(6):
+    project = Project.objects.create(
+        title=f"Browser test project {number} with a title long enough to wrap on a phone",
+        slug=f"browser-project-{number}",
+        summary="A project *about* networks that rewire themselves.",
+        start=f"202{number % 5}-09", end="2030" if number % 2 else None,
+    )
+    ProjectPerson.objects.create(project=project, position=1, researcher=hang, role="pi")
+    ProjectPerson.objects.create(
+        project=project, position=2, researcher=outsider, role="collaborator"
+    )
+    grant = Grant.objects.create(funder=funder, award_number=f"BT-{number}", project=project)
+    grant.publications.add(paper)
+    project.publications.add(paper)
+"""
+REMOVE_PROJECTS = """
+from people.models import ExternalPerson
+from projects.models import Funder, Grant, Project
+Grant.objects.filter(funder__slug="browser-council").delete()
+Project.objects.filter(slug__startswith="browser-project-").delete()
+Funder.objects.filter(slug="browser-council").delete()
+ExternalPerson.objects.filter(slug="ada-outside-projects").delete()
+"""
+
+PAGES = {"projects": "/projects/", "project": "/projects/browser-project-1/"}
+# The pages that list project entries.
+LISTS = {"projects": "/projects/", "profile": "/people/hang-zhu/"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def projects(site_url, server_environment):
+    shell(server_environment, ADD_PROJECTS)
+    yield
+    shell(server_environment, REMOVE_PROJECTS)
+
+
+@pytest.fixture(scope="module")
+def tab(browser, site_url):
+    context = browser.new_context(
+        viewport={"width": WIDTHS[-1], "height": HEIGHT}, base_url=site_url
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_project_entry_keeps_most_of_its_list_width(tab, width):
+    tab.set_viewport_size({"width": width, "height": HEIGHT})
+    problems = []
+    for name, path in LISTS.items():
+        assert tab.goto(path).status == 200, path
+        rows = [
+            row
+            for row in tab.evaluate(MEASURE, [".project", ".publication__title"])
+            if row["shown"]
+        ]
+        if not rows:
+            problems.append(f"{name}: no project entry shown")
+        for row in rows:
+            share = row["textWidth"] / row["listWidth"]
+            if share < SMALLEST_SHARE:
+                problems.append(f"{name}: “{row['text']}” takes {share:.0%} of its list's width")
+    assert problems == []
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("name", list(PAGES))
+def test_the_project_pages_are_accessible_and_fit_a_phone(page, viewport_name, name, scheme):
+    page.emulate_media(color_scheme=scheme)
+    assert page.goto(PAGES[name]).status == 200
+    page.wait_for_load_state("load")
+    assert blocking_violations(page) == []
+    assert not has_horizontal_scroll(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{name}-{viewport_name}-{scheme}.png", full_page=True)
+
+
+def test_the_paper_page_says_who_funded_it(tab):
+    tab.set_viewport_size({"width": WIDTHS[-1], "height": HEIGHT})
+    tab.goto("/projects/browser-project-1/")
+    tab.get_by_role("link", name="All projects").wait_for()
+    paper = tab.locator("section[aria-labelledby=papers] a").first
+    paper.click()
+    tab.wait_for_load_state("load")
+    funded = tab.locator("dt", has_text="Funded by")
+    assert funded.count() == 1
+    assert "Browser Test Research Council" in tab.locator("dl.facts").inner_text()
+
+
+@pytest.mark.parametrize("width", [width for width in WIDTHS if width >= 960])
+def test_the_header_keeps_one_row_with_its_projects_link(tab, width):
+    """Shown only once the site has projects, next to Events: on a wide screen the sections
+    still fit the header's one row (test_header.py's 72 px)."""
+    tab.set_viewport_size({"width": width, "height": HEIGHT})
+    tab.goto("/")
+    link = tab.get_by_role("navigation", name="Main").get_by_role("link", name="Projects")
+    assert link.is_visible()
+    assert tab.locator(".site-header").bounding_box()["height"] <= 72
+
+
+@pytest.mark.needs("java", "vnu")
+def test_the_project_pages_are_valid_html(site_url, tmp_path):
+    files = []
+    paths = {
+        **PAGES,
+        "profile": "/people/hang-zhu/",
+        "filtered": "/publications/?funder=browser-council",
+    }
+    for name, path in paths.items():
+        status, body = fetch(site_url + path)
+        assert status == 200, path
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_bytes(body)
+    assert nu_errors(files) == []
