@@ -30,6 +30,7 @@ from publications.claims.forms import ClaimForm, CorrectionForm
 from publications.entries import listed
 from publications.feeds import plain_text
 from publications.filters import (
+    PublicationFilter,
     active_filters,
     award_count,
     facets,
