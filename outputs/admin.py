@@ -5,6 +5,7 @@ from django.db import models
 from base.ordered_admin import OrderedRowFormSet, OrderedTabularInline
 from base.roles import is_editor, person_of
 from base.scoped_admin import MemberScopedAdmin
+from outputs import admin_views
 from outputs.models import Output, OutputCreator
 
 
@@ -66,5 +67,17 @@ class OutputAdmin(MemberScopedAdmin):
     # An address typed without its scheme ("github.com/lab/tool") is https, as elsewhere.
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
+    change_list_template = "admin/outputs/output/change_list.html"
+
     def member_queryset(self, queryset, person):
         return queryset.by(person)
+
+    def get_urls(self):
+        return [*admin_views.urls(self), *super().get_urls()]
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "can_import": admin_views.can_import(self, request),
+        }
+        return super().changelist_view(request, extra_context)
