@@ -13,7 +13,8 @@ rows a write touched (base/site_cache.py records them for each committed transac
 - `person:<pk>`: one person's own row;
 - `publications`: the papers as a collection (a list's rows, counts, facets);
 - `people`: anyone's name or whether they are a published member;
-- `events`: talks and events (events/models.py), which only whole pages show;
+- `events`: talks and events (events/models.py), which whole pages and a paper's kept parts
+  (its talks) show;
 - `related-model`: a new model of related papers (publications/related.py), written by the worker.
 
 A write of a model that names no scopes (`cache_scopes()` on the model) moves every cache.
@@ -71,7 +72,7 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "publication-page",
             "the parts of a paper's page",
-            "paper:<pk>, papers-of:<each member author>, related-model",
+            "paper:<pk>, papers-of:<each member author>, related-model, events",
             PER_PROCESS,
         ),
         Cache(
