@@ -219,3 +219,10 @@ def test_the_header_link_and_the_search_section_are_in_chinese_under_zh_hans(cli
     assert '<a href="/zh-hans/outputs/">数据和软件</a>' in html
     assert '<h2 id="results-outputs">数据集和软件' in html
 
+
+def test_with_no_outputs_the_list_says_so_in_a_sentence_and_offers_no_empty_filters(client, db):
+    make_output(title="A draft", is_published=False)
+    html = client.get("/outputs/").text
+    assert "There are no datasets or software yet." in html
+    assert "Apply filters" not in html and "No dataset or software matches" not in html
+    assert "暂无数据集或软件。" in client.get("/zh-hans/outputs/").text
