@@ -144,6 +144,7 @@ class SiteSearchOutputsTests(TestCase):
         assert "Outside Widget" not in html  # only the lab's members, as for papers
 
     def test_a_site_without_datasets_or_software_runs_no_query_for_them(self):
+        assert "outputs" in [g.kind for g in self.client.get("/search/?q=widget").context["found"]]
         Output.objects.all().delete()
         with CaptureQueriesContext(connection) as queries:
             response = self.client.get("/search/", {"q": "widget"})
