@@ -21,8 +21,10 @@ from base.identifiers import normalize_doi, normalize_orcid
 from publications.identifiers.documents import Unreadable, dig, items, parse_json, text
 
 # A DataCite or Zenodo record is a few kilobytes, a CITATION.cff less: a lab's whole list of
-# datasets and software fits many times over.
-MAX_FILE_BYTES = 2 * 1024 * 1024
+# datasets and software fits many times over. The admin's review sends the file back with its
+# confirmation, in base64 (a third larger): 1 MB stays under Django's 2.5 MB limit on a form's
+# body (DATA_UPLOAD_MAX_MEMORY_SIZE).
+MAX_FILE_BYTES = 1024 * 1024
 MAX_RECORDS = 500
 MAX_CREATORS = 500
 
