@@ -15,6 +15,7 @@ from functools import cache
 from django.core.exceptions import ValidationError
 from django.urls import NoReverseMatch, Resolver404, get_resolver, resolve, reverse
 from django.utils.deconstruct import deconstructible
+from django.utils.text import slugify
 
 
 @cache
@@ -70,3 +71,18 @@ class FreeAddressValidator:
 
     def __hash__(self) -> int:
         return hash(self.url_name)
+
+
+def unique_title_slug(title: str, *, taken: set[str], url_name: str, fallback: str) -> str:
+    """A new page's slug from its title (cut at a word within 60 characters), numbered while
+    `taken` has it or another page's address would hide it; added to `taken`. What the imports
+    name the papers, datasets and software they create by."""
+    slug = slugify(title)
+    if len(slug) > 60:
+        slug = slug[:60].rsplit("-", 1)[0]
+    base = slug or fallback
+    slug, number = base, 2
+    while slug in taken or hidden_address(url_name, slug):
+        slug, number = f"{base}-{number}", number + 1
+    taken.add(slug)
+    return slug

@@ -20,7 +20,8 @@ rows a write touched (base/site_cache.py records them for each committed transac
 - `facets-of:<person pk>`: the same, of the papers a person authored (their papers per year,
   their co-authors, their network);
 - `people`: anyone's name or whether they are a published member;
-- `events`: talks and events (events/models.py), which only whole pages show;
+- `events`: talks and events (events/models.py), which whole pages and a paper's kept parts
+  (its talks) show;
 - `related-model`: a new model of related papers (publications/related.py), written by the worker.
 
 A write of a model that names no scopes (`cache_scopes()` on the model) moves every cache.
@@ -78,7 +79,7 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "publication-page",
             "the parts of a paper's page",
-            "paper:<pk>, papers-of:<each member author>, related-model",
+            "paper:<pk>, papers-of:<each member author>, related-model, events",
             PER_PROCESS,
         ),
         Cache(

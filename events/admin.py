@@ -8,6 +8,7 @@ from django.utils import timezone
 from base.roles import is_editor, person_of
 from base.scoped_admin import MemberScopedAdmin
 from events.models import Event, known_time_zones
+from publications.admin import researcher_picker
 
 
 def https_urls(field, **kwargs):
@@ -67,7 +68,8 @@ class EventAdmin(MemberScopedAdmin):
     search_help_text = "Search by title, event, speaker or place."
     date_hierarchy = "starts_at"
     prepopulated_fields = {"slug": ["title"]}
-    autocomplete_fields = ["group", "publications"]
+    # The speaker typed by name, not a select of every researcher (a department has thousands).
+    autocomplete_fields = ["speaker", "group", "publications"]
     fieldsets = [
         (None, {"fields": ["title", "slug", "kind", "speaker", "event_name"]}),
         ("When and where", {"fields": [("starts_at", "ends_at"), "time_zone", "place"]}),
@@ -77,6 +79,12 @@ class EventAdmin(MemberScopedAdmin):
 
     def member_queryset(self, queryset, person):
         return queryset.given_by(person)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "speaker":
+            return researcher_picker(field, placeholder="Lab member or external person")
+        return field
 
     def get_readonly_fields(self, request, obj=None):
         readonly = super().get_readonly_fields(request, obj)

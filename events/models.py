@@ -64,6 +64,10 @@ class EventQuerySet(PublishableQuerySet):
     def in_year(self, year: int):
         return self.filter(starts_at__year=year)
 
+    def related_to(self, publication):
+        """The talks and events staff linked to the paper `publication`."""
+        return self.filter(publications=publication)
+
     def next_change(self, now: datetime.datetime | None = None) -> datetime.datetime | None:
         """When the soonest upcoming event is over and moves to the past: until then a list
         of these rows stays true. One query (the `event_ends_at` index)."""
@@ -177,8 +181,9 @@ class Event(PublicPage):
         return self.title
 
     def cache_scopes(self) -> set[str]:
-        """What a write of an event may change (base/caches.py): whole pages only (the
-        site's stamp moves with every write), no kept part of a paper's or a person's page."""
+        """What a write of an event may change (base/caches.py): whole pages (the site's stamp
+        moves with every write) and the kept parts of a paper's page, which list its talks and
+        follow this scope; no kept part of a person's page."""
         return {"events"}
 
     def clean(self) -> None:

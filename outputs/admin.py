@@ -5,7 +5,9 @@ from django.db import models
 from base.ordered_admin import OrderedRowFormSet, OrderedTabularInline
 from base.roles import is_editor, person_of
 from base.scoped_admin import MemberScopedAdmin
+from outputs import admin_views
 from outputs.models import Output, OutputCreator
+from publications.admin import researcher_picker
 
 
 class CreatorFormSet(OrderedRowFormSet):
@@ -38,6 +40,8 @@ class CreatorInline(OrderedTabularInline):
     verbose_name_plural = "creators (in order)"
     extra = 1
     fields = ["position", "researcher"]
+    # Typed by name, not a select of every researcher (a department has thousands).
+    autocomplete_fields = ["researcher"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("researcher")
@@ -46,6 +50,12 @@ class CreatorInline(OrderedTabularInline):
         formset = super().get_formset(request, obj, **kwargs)
         formset.member = None if is_editor(request.user) else person_of(request.user)
         return formset
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "researcher":
+            return researcher_picker(field, placeholder="Lab member or external person")
+        return field
 
 
 @admin.register(Output)
@@ -66,5 +76,17 @@ class OutputAdmin(MemberScopedAdmin):
     # An address typed without its scheme ("github.com/lab/tool") is https, as elsewhere.
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
+    change_list_template = "admin/outputs/output/change_list.html"
+
     def member_queryset(self, queryset, person):
         return queryset.by(person)
+
+    def get_urls(self):
+        return [*admin_views.urls(self), *super().get_urls()]
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "can_import": admin_views.can_import(self, request),
+        }
+        return super().changelist_view(request, extra_context)

@@ -4,12 +4,14 @@ from django.utils.functional import SimpleLazyObject
 from base import site_cache
 from base.models import Lab
 from events.models import Event
+from outputs.models import Output
 from people.models import ResearchArea, ResearchGroup
 from projects.models import Project
 
 
 def current_lab(request):
-    """The lab row with `has_groups`, `has_areas` and `has_events`, read at most once per request: the header
+    """The lab row with `has_groups`, `has_areas`, `has_events` and `has_outputs`, read at most
+    once per request: the header
     reads it, and a view that offers something only to a department (the site search's groups)
     asks the same row rather than running a query of its own."""
     if not hasattr(request, "_lab"):
@@ -17,9 +19,14 @@ def current_lab(request):
         areas = Exists(ResearchArea.objects.published())
         events = Exists(Event.objects.published())
         projects = Exists(Project.objects.published())
+        outputs = Exists(Output.objects.published())
         request._lab = SimpleLazyObject(
             lambda: Lab.objects.annotate(
-                has_groups=groups, has_areas=areas, has_events=events, has_projects=projects
+                has_groups=groups,
+                has_areas=areas,
+                has_events=events,
+                has_projects=projects,
+                has_outputs=outputs,
             ).current()
         )
     return request._lab
@@ -27,9 +34,9 @@ def current_lab(request):
 
 def lab(request):
     """The lab's name for every page's header, read once per request when used, with
-    `has_groups`, `has_areas`, `has_events` and `has_projects`: whether the header offers the
-    Groups, Areas, Events and Projects pages (a one-lab site has no groups nor areas; a site may
-    have no events or projects).
+    `has_groups`, `has_areas`, `has_events`, `has_projects` and `has_outputs`: whether the
+    header offers the Groups, Areas, Events, Projects and Data & software pages (a one-lab site
+    has no groups nor areas; a site may have no events, projects, datasets nor software).
 
     One query: the lab row with an EXISTS, so the header costs no query of its own.
     """

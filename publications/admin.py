@@ -240,29 +240,35 @@ class AuthorshipInline(OrderedTabularInline):
         return formset
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        """The member or external person is picked by name and opened by its link; deleting
-        or editing a person is never a click away from an author row (a new external person
-        is added in its own page, and claims the rows printed with its names then)."""
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
         placeholder = AUTHOR_PICKERS.get(db_field.name)
-        wrapper = field.widget if field is not None else None
-        if placeholder and isinstance(wrapper, RelatedFieldWidgetWrapper):
-            assert isinstance(field, forms.ModelChoiceField)
-            # Whether the chosen researcher is a member is read with it (the formset's clean).
-            field.queryset = Researcher.objects.select_related("profile")
-            inner = wrapper.widget
-            assert isinstance(inner, AutocompleteSelect)  # autocomplete_fields makes it so
-            wrapper.widget = KnownChoiceAutocomplete(
-                inner.field,
-                inner.admin_site,
-                attrs={**inner.attrs, "data-placeholder": placeholder},
-                using=inner.db,
-            )
-            wrapper.can_add_related = False
-            wrapper.can_change_related = False
-            wrapper.can_delete_related = False
-            wrapper.can_view_related = True
-        return field
+        return researcher_picker(field, placeholder=placeholder) if placeholder else field
+
+
+def researcher_picker(field, *, placeholder: str):
+    """A researcher key's form field (in `autocomplete_fields`, served by the hidden
+    ResearcherAdmin) as every admin picks a person by: the member or external person is typed
+    by name and opened by its link; deleting or editing a person is never a click away from
+    the row (a new external person is added in its own page). Author rows, the creators of
+    datasets and software, and speakers use it."""
+    wrapper = field.widget if field is not None else None
+    if isinstance(wrapper, RelatedFieldWidgetWrapper):
+        assert isinstance(field, forms.ModelChoiceField)
+        # Whether the chosen researcher is a member is read with it (the formsets' clean).
+        field.queryset = Researcher.objects.select_related("profile")
+        inner = wrapper.widget
+        assert isinstance(inner, AutocompleteSelect)  # autocomplete_fields makes it so
+        wrapper.widget = KnownChoiceAutocomplete(
+            inner.field,
+            inner.admin_site,
+            attrs={**inner.attrs, "data-placeholder": placeholder},
+            using=inner.db,
+        )
+        wrapper.can_add_related = False
+        wrapper.can_change_related = False
+        wrapper.can_delete_related = False
+        wrapper.can_view_related = True
+    return field
 
 
 class AwardInline(OrderedTabularInline):

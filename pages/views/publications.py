@@ -20,6 +20,7 @@ from base.pagination import paginate
 from base.roles import person_of
 from base.site_cache import cached, cached_each, kept
 from base.translations import shown
+from events.models import Event
 from news.models import NewsItem
 from outputs.models import Output
 from pages.context_processors import current_lab
@@ -256,6 +257,10 @@ def publication(request, slug):
 # The parts of a paper's page, each a template in templates/publications/publication_detail/.
 PUBLICATION_PARTS = ("description", "meta", "article")
 
+# The scope every write of an event names (Event.cache_scopes): a paper's kept parts follow it,
+# so a talk saved, linked to the paper or unlinked shows on the paper's next request.
+TALKS_SCOPE = "events"
+
 
 def publication_parts(
     request, pk: int, *, scopes: set[str] | None = None
@@ -270,8 +275,8 @@ def publication_parts(
     members = paper.published_members
     if scopes is not None:
         # The related papers (publications/related.py) follow the model, which the worker
-        # builds anew after papers change.
-        scopes |= publication_page_scopes(pk, members) | {MODEL_SCOPE}
+        # builds anew after papers change; its talks follow every write of an event.
+        scopes |= publication_page_scopes(pk, members) | {MODEL_SCOPE, TALKS_SCOPE}
     # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
     # shared by the processes until the next change (their entries are kept too).
     related = cached(
@@ -298,6 +303,9 @@ def publication_parts(
             "outputs": list(Output.objects.published().related_to(paper).for_listing()),
             # "Funded by" (the grants it acknowledges) and the projects it came of.
             **paper_funding(paper),
+            # The talks that present it, newest first: the other direction of
+            # Event.publications. Dates only, never "upcoming": the part stays true with time.
+            "talks": list(Event.objects.published().related_to(paper).for_listing()),
             # Only when staff turned them on (the lab row is base.html's, read once).
             "citations": paper_citations(pk) if current_lab(request).show_citation_counts else [],
             "request": request,
@@ -340,8 +348,9 @@ def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
         ids=[(pk, name) for name in PUBLICATION_PARTS],
         render=render,
         size_setting="SITE_CACHE_LOCAL_PAPER_PAGES",
-        # Noted by render: the paper and its members' papers (the related ones). A page also
-        # shows news and venues, which name no scopes: their writes move every cache.
+        # Noted by render: the paper, its members' papers (the related ones) and the events (its
+        # talks). A page also shows news and venues, which name no scopes: their writes move
+        # every cache.
         scopes=lambda id: follows,
     )
     if len(kept_parts) < len(PUBLICATION_PARTS):

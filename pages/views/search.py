@@ -1,4 +1,4 @@
-"""/search/: people, research groups, publications and news at once."""
+"""/search/: people, research groups, publications, datasets and software, and news at once."""
 
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,6 +15,8 @@ from base.filters import SearchField
 from base.text import marked, search_terms
 from news.filters import search_news
 from news.models import NewsItem
+from outputs.filters import search_outputs
+from outputs.models import Output
 from pages.context_processors import current_lab
 from people.filters import search_groups, search_people
 from people.models import Person, ResearchGroup
@@ -41,8 +43,8 @@ class SearchRow:
 
 
 def row_of(kind: str, found, terms: list[str]) -> SearchRow:
-    """The row of a person, research group, publication or news item, from the querysets the
-    search gives them (their people prefetched): no query."""
+    """The row of a person, research group, publication, dataset or software, or news item, from
+    the querysets the search gives them (their people prefetched): no query."""
     if kind == "people":
         return SearchRow(
             found.position_title or gettext("Person"),
@@ -67,6 +69,13 @@ def row_of(kind: str, found, terms: list[str]) -> SearchRow:
         title = translations.shown(found, "title")
         return SearchRow(
             kind_name, marked(title.text, terms), url, found.year, members, lang=title.lang
+        )
+    if kind == "outputs":
+        # The creators who are members with a public profile (for_listing selected them).
+        members = [creator.researcher.name for creator in found.creators.all() if creator.member]
+        url = found.get_absolute_url()
+        return SearchRow(
+            found.get_kind_display(), marked(found.title, terms), url, found.year, members
         )
     people = [person.name for person in found.people.all()]
     title = translations.shown(found, "title")
@@ -116,7 +125,8 @@ def topic_rows(words: str, terms: list[str], *, shown: list) -> list[SearchRow]:
 
 
 def search(request):
-    """/search/?q=: people, research groups, publications and news at once, grouped by kind.
+    """/search/?q=: people, research groups, publications, datasets and software, and news at
+    once, grouped by kind.
 
     Each kind is searched by its own list's search function, so "all N" leads to that list
     with the same words and the same results. Words match word starts: "Hang" finds Hang Zhu,
@@ -163,6 +173,19 @@ def search(request):
                     gettext("Research groups"),
                     research_groups,
                     reverse("groups:index"),
+                    terms,
+                ),
+            )
+        # Only a site with datasets or software looks for them (the header's lab row says).
+        if current_lab(request).has_outputs:
+            outputs = search_outputs(Output.objects.published().for_listing(), "q", words)
+            groups.insert(
+                groups.index(papers) + 1,
+                SearchGroup(
+                    "outputs",
+                    gettext("Datasets and software"),
+                    outputs,
+                    reverse("outputs:index"),
                     terms,
                 ),
             )

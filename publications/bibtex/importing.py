@@ -6,10 +6,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils.text import slugify
 from simple_history.utils import bulk_create_with_history
 
-from base.addresses import hidden_address
+from base.addresses import unique_title_slug
 from base.identifiers import ARXIV_ABS
 from base.validation import validate_rows
 from base.versions import record_snapshot
@@ -304,12 +303,6 @@ def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
 
 
 def _unique_slug(title: str, taken: set[str]) -> str:
-    slug = slugify(title)
-    if len(slug) > 60:
-        slug = slug[:60].rsplit("-", 1)[0]
-    base = slug or "publication"
-    slug, number = base, 2
-    while slug in taken or hidden_address(Publication.url_name, slug):
-        slug, number = f"{base}-{number}", number + 1
-    taken.add(slug)
-    return slug
+    return unique_title_slug(
+        title, taken=taken, url_name=Publication.url_name, fallback="publication"
+    )

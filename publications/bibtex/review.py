@@ -303,7 +303,13 @@ def _publications_by_arxiv_id(publications: dict[int, Publication]) -> dict[str,
 def _people_by_orcid(bibliography: Bibliography) -> dict[str, Person | ExternalPerson]:
     """Members and external people by ORCID iD, when an entry gives authors' iDs (entries read
     from identifiers may; BibTeX gives none, and then nothing is queried)."""
-    orcids = {orcid for entry in bibliography.entries for orcid in entry.orcids if orcid}
+    return people_by_orcid({orcid for entry in bibliography.entries for orcid in entry.orcids})
+
+
+def people_by_orcid(orcids: Iterable[str]) -> dict[str, Person | ExternalPerson]:
+    """Members and external people by ORCID iD, a member first where both have one (the
+    datasets and software import matches creators by it too). No query without an iD."""
+    orcids = {orcid for orcid in orcids if orcid}
     if not orcids:
         return {}
     found: dict[str, Person | ExternalPerson] = {}

@@ -41,8 +41,16 @@ story = NewsItem.objects.create(
     body="We trained **one** model together.\\n\\n> Forty hands are better than two.",
 )
 story.publications.add(paper)
+from outputs.models import Output, OutputCreator
+traces = Output.objects.create(
+    kind="dataset", title="Zhang-style traces of forty authors training one model on many "
+    "machines at once, every step recorded", slug="forty-authors-traces", released="2026-08",
+)
+OutputCreator.objects.create(output=traces, position=1, researcher=member)
 """
 REMOVE_BIG_PAPER = """
+from outputs.models import Output
+Output.objects.filter(slug="forty-authors-traces").delete()
 from people.models import ResearchArea
 from publications.models import Publication
 Publication.objects.filter(slug="forty-authors").delete()
@@ -155,7 +163,9 @@ def test_search_results_are_one_line_rows_with_the_words_found_marked_under_one_
         box = rows.nth(index).locator(".search-row__title").bounding_box()
         assert box["height"] < 1.5 * line  # one line, however long the title
     expect(page.locator(".search-row mark").first).to_have_text("Zhang")
-    assert page.locator(".search-group").count() == 2  # people and papers; no empty kinds
+    # People, papers, and datasets and software (the module's traces); no empty kinds.
+    assert page.locator(".search-group").count() == 3
+    assert page.locator("#results-outputs ~ .search-rows .search-row").count() == 1
 
 
 def test_news_titles_look_alike_whether_they_lead_to_a_page_or_not(page):

@@ -2,7 +2,7 @@
 of its list's width at phone and desktop widths (as every repeated block does,
 test_layout_geometry.py), and the list and both kinds of page pass axe and the Nu HTML
 checker. The seed has no outputs (it stays true to the four profiles): this module adds its own
-and removes them after its last test."""
+and removes them after its last test, and a talk on the paper the outputs belong to."""
 
 import pytest
 
@@ -17,7 +17,17 @@ from people.models import ExternalPerson, Person
 from publications.models import Publication
 hang = Person.objects.get(slug="hang-zhu")
 outsider = ExternalPerson.objects.create(name="Ada Outside", slug="ada-outside-outputs")
-paper = Publication.objects.filter(authorships__researcher=hang).first()
+paper = Publication.objects.get(slug="klotski")
+import datetime
+from django.utils import timezone
+from events.models import Event
+start = timezone.now().replace(microsecond=0) - datetime.timedelta(days=3)
+talk = Event.objects.create(
+    title="Klotski, presented with a title long enough to wrap on a phone",
+    slug="browser-outputs-talk", speaker=hang, event_name="NSDI", place="Santa Clara",
+    starts_at=start, ends_at=start + datetime.timedelta(hours=1), time_zone="America/Los_Angeles",
+)
+talk.publications.add(paper)
 for number in range(6):
     output = Output.objects.create(
         kind="software" if number % 2 else "dataset",
@@ -31,6 +41,8 @@ for number in range(6):
     output.publications.add(paper)
 """
 REMOVE_OUTPUTS = """
+from events.models import Event
+Event.objects.filter(slug="browser-outputs-talk").delete()
 from outputs.models import Output
 from people.models import ExternalPerson
 Output.objects.filter(slug__startswith="browser-output-").delete()
@@ -41,6 +53,8 @@ PAGES = {
     "outputs": "/outputs/",
     "software": "/outputs/browser-output-1/",
     "dataset": "/outputs/browser-output-0/",
+    # The paper's page with its datasets and software and its talks.
+    "paper": "/publications/klotski/",
 }
 # The pages that list output entries.
 LISTS = {"outputs": "/outputs/", "profile": "/people/hang-zhu/"}

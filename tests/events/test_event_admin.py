@@ -122,3 +122,18 @@ def test_a_member_previews_their_own_draft_talk_but_not_anothers(client, lab):
     client.force_login(lab["ada"].user)
     assert "Only staff see this page" in client.get(own.get_absolute_url()).content.decode()
     assert client.get(other.get_absolute_url()).status_code == 404
+
+
+def test_the_speaker_picker_is_an_autocomplete_not_a_select_of_every_researcher(client, lab):
+    for number in range(12):
+        make_member(f"unrelated{number}", f"Unrelated Person {number}")
+    client.force_login(lab["editor"])
+    talk = make_event(speaker=lab["grace"], starts_in=datetime.timedelta(days=1))
+    page = client.get(reverse("admin:events_event_change", args=[talk.pk])).content.decode()
+    assert "Unrelated Person" not in page
+    assert 'data-field-name="speaker"' in page and ">Grace Hopper</option>" in page
+    found = client.get(
+        reverse("admin:autocomplete"),
+        {"term": "grace", "app_label": "events", "model_name": "event", "field_name": "speaker"},
+    ).json()
+    assert [result["text"] for result in found["results"]] == ["Grace Hopper"]

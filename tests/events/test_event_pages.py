@@ -167,3 +167,16 @@ class HeaderTests(TestCase):
         assert 'href="/events/"' not in self.client.get("/").content.decode()
         make_event(starts_in=DAY)
         assert 'href="/events/"' in self.client.get("/").content.decode()
+
+
+class EmptyEventListTests(TestCase):
+    def test_with_no_events_the_list_says_so_in_a_sentence_and_offers_no_empty_filters(self):
+        make_event(title="A draft", starts_in=DAY, is_published=False)
+        html = self.client.get("/events/").content.decode()
+        assert "There are no talks or events yet." in html
+        assert "Apply filters" not in html and '<form class="filters"' not in html
+        assert "No upcoming talk or event matches." not in html
+
+    def test_in_chinese_too(self):
+        html = self.client.get("/zh-hans/events/").content.decode()
+        assert "暂无报告或活动。" in html

@@ -7,7 +7,7 @@ from django.urls import reverse
 from outputs.models import Output
 from tests.admin_forms import inline_management
 from tests.factories import make_staff_login
-from tests.outputs.conftest import make_output
+from tests.outputs.conftest import make_output, make_outsider
 
 
 @pytest.fixture
@@ -100,3 +100,29 @@ def test_an_editor_sees_every_output_and_its_history(editor_client, lab_outputs)
     assert editor_client.get(change_url(software)).status_code == 200
     history = reverse("admin:outputs_output_history", args=[software.pk])
     assert editor_client.get(history).status_code == 200
+
+
+AUTOCOMPLETE = reverse("admin:autocomplete")
+
+
+def test_the_creator_picker_is_an_autocomplete_not_a_select_of_every_researcher(
+    editor_client, lab_outputs
+):
+    for number in range(12):
+        make_outsider(name=f"Unrelated Person {number}")
+    page = editor_client.get(change_url(lab_outputs["software"])).text
+    assert "Unrelated Person" not in page  # no option per researcher
+    assert 'data-field-name="researcher"' in page and "admin-autocomplete" in page
+    # The chosen creators keep their names, without a lookup of every researcher.
+    assert ">Hang Zhu</option>" in page and ">Bo Zhao</option>" in page
+    # What it asks as a name is typed: the hidden ResearcherAdmin's search, as for author rows.
+    found = editor_client.get(
+        AUTOCOMPLETE,
+        {
+            "term": "zha",
+            "app_label": "outputs",
+            "model_name": "outputcreator",
+            "field_name": "researcher",
+        },
+    ).json()["results"]
+    assert [result["text"] for result in found] == ["Bo Zhao"]

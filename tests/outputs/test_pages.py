@@ -200,3 +200,29 @@ def test_a_list_runs_as_many_queries_for_thirty_outputs_as_for_three(client, db,
     for number in range(3, 30):
         add(number)
     assert count_queries(client, address) == few
+
+
+def test_the_header_offers_data_and_software_only_when_some_are_published(client, db):
+    assert 'href="/outputs/"' not in client.get("/").text
+    draft = make_output(title="A draft", is_published=False)
+    assert 'href="/outputs/"' not in client.get("/").text
+    draft.is_published = True
+    draft.save()
+    html = client.get("/").text
+    assert '<a href="/outputs/">Data & software</a>' in html
+    assert '<a href="/outputs/" aria-current="page">' in client.get("/outputs/").text
+
+
+def test_the_header_link_and_the_search_section_are_in_chinese_under_zh_hans(client, db):
+    make_output(title="Widget tool")
+    html = client.get("/zh-hans/search/", {"q": "widget"}).text
+    assert '<a href="/zh-hans/outputs/">数据和软件</a>' in html
+    assert '<h2 id="results-outputs">数据集和软件' in html
+
+
+def test_with_no_outputs_the_list_says_so_in_a_sentence_and_offers_no_empty_filters(client, db):
+    make_output(title="A draft", is_published=False)
+    html = client.get("/outputs/").text
+    assert "There are no datasets or software yet." in html
+    assert "Apply filters" not in html and "No dataset or software matches" not in html
+    assert "暂无数据集或软件。" in client.get("/zh-hans/outputs/").text

@@ -1,6 +1,8 @@
 """/publications/<slug>/: the pages of seeded papers; and, on rows built here, a draft's
 preview and the page's queries."""
 
+import datetime
+
 from django.test import TestCase
 
 from pages.views.publications import RELATED_PUBLICATIONS
@@ -10,7 +12,7 @@ from tests.cases import (
     SeededTestCase,
     assert_a_draft_is_hidden_from_visitors_and_previewed_by_editors,
 )
-from tests.factories import count_queries, make_news, make_person, make_publication
+from tests.factories import count_queries, make_event, make_news, make_person, make_publication
 
 
 class SeededPublicationDetailTests(SeededTestCase):
@@ -71,15 +73,17 @@ class PublicationDetailQueryCountTests(TestCase):
         for number in range(cls.rows):
             make_publication(authors=[members[number % 3]])
             make_news().publications.add(cls.publication)
+            talk = make_event(starts_in=-number * datetime.timedelta(days=1), speaker=members[0])
+            talk.publications.add(cls.publication)
 
     def test_publication_page_runs_a_fixed_number_of_queries(self):
         """Rendered anew: the paper's row, then the publication with its prefetches, its
         members' other papers (their ids, then their entries' rows with the same prefetches),
-        its news, its datasets and software, the grants it acknowledges with their funders, the
-        projects it came of, the lab: none per author or related paper. (The
+        its news, its datasets and software, its talks, the grants it acknowledges with their
+        funders, the projects it came of, the lab: none per author, related paper or talk. (The
         citation key is stored on the row.) Kept, only the row and the lab
         (tests/publications/test_publication_page_kept.py)."""
-        assert count_queries(self.client, self.publication.get_absolute_url()) == 15
+        assert count_queries(self.client, self.publication.get_absolute_url()) == 16
 
 
 class PublicationDetailQueryCountAtManyRowsTests(PublicationDetailQueryCountTests):

@@ -1,12 +1,16 @@
 """/search/: one box for people, publications and news, by word starts, grouped by kind; on the
 seeded rows, and on rows built here for its query count."""
 
+from django.db import connection
 from django.test import TestCase
+from django.test.utils import CaptureQueriesContext
 
-from people.models import Person
+from outputs.models import Output
+from people.models import ExternalPerson, Person
 from publications.models import Publication
 from tests.cases import SeededTestCase, parametrize
 from tests.factories import count_queries, make_news, make_person, make_publication
+from tests.outputs.conftest import make_output
 
 
 def found(response) -> dict[str, list[str]]:
@@ -100,6 +104,54 @@ class SiteSearchRowsTests(TestCase):
         assert 'value="widgets"' in html
 
 
+class SiteSearchOutputsTests(TestCase):
+    """Datasets and software are found by words of their title, description or creators, in a
+    section of their own after the publications, one row each like the others."""
+
+    @classmethod
+    def setUpTestData(cls):
+        cls.member = make_person(name="Núñez Widget", slug="nunez")
+        outsider = ExternalPerson.objects.create(name="Outside Widget", slug="outside-widget")
+        make_publication(title="Widget paper", authors=[cls.member])
+        make_output(
+            kind="software",
+            title="Widget simulator",
+            released="2025-03",
+            creators=[outsider, cls.member],
+        )
+        make_output(
+            kind="dataset", title="Traces", description="Widget traces.", creators=[outsider]
+        )
+        make_output(title="Widget draft", is_published=False, creators=[cls.member])
+
+    def test_outputs_are_found_by_their_words_after_the_publications(self):
+        response = self.client.get("/search/", {"q": "widget"})
+        assert [group.kind for group in response.context["found"]] == [
+            "people",
+            "publications",
+            "outputs",
+        ]
+        assert found(response)["outputs"] == ["Widget simulator", "Traces"]
+        html = response.content.decode()
+        assert 'id="results-outputs"' in html and "Datasets and software" in html
+
+    def test_an_outputs_row_names_its_kind_year_and_member_creators_with_the_words_marked(self):
+        html = self.client.get("/search/", {"q": "simulator"}).content.decode()
+        assert html.count('class="search-row"') == 1
+        assert '<a href="/outputs/' in html and "Widget <mark>simulator</mark>" in html
+        assert '<span class="search-row__year">2025</span>' in html
+        assert '<span class="search-row__people"><bdi>Núñez Widget</bdi></span>' in html
+        assert "Outside Widget" not in html  # only the lab's members, as for papers
+
+    def test_a_site_without_datasets_or_software_runs_no_query_for_them(self):
+        assert "outputs" in [g.kind for g in self.client.get("/search/?q=widget").context["found"]]
+        Output.objects.all().delete()
+        with CaptureQueriesContext(connection) as queries:
+            response = self.client.get("/search/", {"q": "widget"})
+        assert "outputs" not in [group.kind for group in response.context["groups"]]
+        assert not [q for q in queries if "outputs_outputcreator" in q["sql"]]
+
+
 class SiteSearchQueryCountTests(TestCase):
     """Few rows here; the subclass below runs the same test on many."""
 
@@ -111,11 +163,13 @@ class SiteSearchQueryCountTests(TestCase):
             member = make_person(name=f"Widget Person {number}")
             make_publication(title=f"Widget paper {number}", authors=[member, "Outside"])
             make_news(title=f"Widget news {number}").people.add(member)
+            make_output(title=f"Widget tool {number}", creators=[member])
 
     def test_search_runs_a_fixed_number_of_queries(self):
         """lab; people: the texts folded, count, rows, links; publications: count, rows and their
-        three prefetches; news: the texts folded, count, rows, people."""
-        assert count_queries(self.client, "/search/?q=widget") == 14
+        three prefetches; datasets and software: the texts and creators folded, count, rows,
+        creators; news: the texts folded, count, rows, people."""
+        assert count_queries(self.client, "/search/?q=widget") == 19
 
 
 class SiteSearchQueryCountAtManyRowsTests(SiteSearchQueryCountTests):

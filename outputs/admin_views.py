@@ -1,0 +1,121 @@
+"""The admin's import of datasets and software: upload a DataCite, Zenodo or CITATION.cff file,
+review what each record would do, leave some out, confirm. Nothing is written before the
+confirmation; the file travels back with the review form (it is at most MAX_FILE_BYTES) and is
+read and reviewed again on confirmation, so what is saved is what the site holds then."""
+
+import base64
+import binascii
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+
+from base.roles import is_editor
+from outputs.formats import MAX_FILE_BYTES, ReadOutput, read_outputs
+from outputs.importing import OutputReview, import_outputs, review_outputs
+from outputs.models import Output
+from publications.identifiers.documents import Unreadable
+
+OutputModelAdmin = admin.ModelAdmin[Output]
+
+
+class OutputImportForm(forms.Form):
+    file = forms.FileField(
+        label="File",
+        help_text=(
+            "A DataCite record (JSON from api.datacite.org/dois/…), a Zenodo record (JSON from "
+            "zenodo.org/api/records/…) or a CITATION.cff file; at most "
+            f"{MAX_FILE_BYTES // (1024 * 1024)} MB."
+        ),
+        widget=forms.FileInput(attrs={"accept": ".json,.cff,.yaml,.yml,application/json"}),
+    )
+
+    def clean_file(self) -> bytes:
+        upload = self.cleaned_data["file"]
+        data: bytes = upload.read(MAX_FILE_BYTES + 1)
+        try:
+            self.records = read_outputs(data, name="The file")
+        except Unreadable as unreadable:
+            raise forms.ValidationError(str(unreadable)) from None
+        return data
+
+
+def urls(model_admin: OutputModelAdmin) -> list[URLPattern]:
+    def import_view(request: HttpRequest) -> HttpResponseBase:
+        return import_outputs_view(model_admin, request)
+
+    return [
+        path(
+            "import/",
+            model_admin.admin_site.admin_view(import_view),
+            name="outputs_output_import",
+        )
+    ]
+
+
+def can_import(model_admin: OutputModelAdmin, request: HttpRequest) -> bool:
+    """Editors only, as for papers: an import creates records that may be anybody's."""
+    return is_editor(request.user) and model_admin.has_add_permission(request)
+
+
+def import_outputs_view(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpResponse:
+    if not can_import(model_admin, request):
+        raise PermissionDenied
+    if request.method == "POST" and "confirm" in request.POST:
+        return _confirm(model_admin, request)
+    form = OutputImportForm(request.POST or None, request.FILES or None)
+    if form.is_bound and form.is_valid():
+        review = review_outputs(outputs=form.records)
+        return _render_review(model_admin, request, review, data=form.cleaned_data["file"])
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.opts,
+        "title": "Import datasets and software",
+        "form": form,
+    }
+    status = 400 if form.is_bound else 200
+    return TemplateResponse(request, "admin/outputs/import.html", context, status=status)
+
+
+def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpResponse:
+    records = _records(request.POST.get("document", ""))
+    if records is None:
+        messages.error(request, "The reviewed file did not come back whole: upload it again.")
+        return redirect(reverse("admin:outputs_output_import"))
+    review = review_outputs(outputs=records)
+    left_out = set(request.POST.getlist("leave_out"))
+    chosen = [key for key in review.importable_keys if key not in left_out]
+    saved = import_outputs(review=review, chosen=chosen, user=request.user)
+    count = len(saved)
+    messages.success(
+        request,
+        f"Imported {count} record{'s' if count != 1 else ''} of datasets and software."
+        if count
+        else "Nothing was imported.",
+    )
+    return redirect(reverse("admin:outputs_output_changelist"))
+
+
+def _records(document: str) -> list[ReadOutput] | None:
+    try:
+        data = base64.b64decode(document.encode("ascii"), validate=True)
+        return read_outputs(data, name="The file")
+    except (binascii.Error, UnicodeEncodeError, Unreadable):
+        return None
+
+
+def _render_review(
+    model_admin: OutputModelAdmin, request: HttpRequest, review: OutputReview, *, data: bytes
+) -> HttpResponse:
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.opts,
+        "title": "Review the import of datasets and software",
+        "review": review,
+        "document": base64.b64encode(data).decode("ascii"),
+    }
+    return TemplateResponse(request, "admin/outputs/import_review.html", context)

@@ -1,0 +1,48 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from outputs.formats import MAX_FILE_BYTES, read_outputs, too_large
+from outputs.importing import import_outputs, review_outputs
+from publications.identifiers.documents import Unreadable
+
+
+class Command(BaseCommand):
+    help = (
+        "Import datasets and software from a DataCite or Zenodo JSON record or a CITATION.cff "
+        "file. Prints what each record would do, then imports every new one in one "
+        "transaction (the admin's import page lets an editor leave some out)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Print the review and import nothing."
+        )
+
+    def handle(self, *, file: Path, dry_run: bool, **options):
+        try:
+            size = file.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise CommandError(too_large(size, name=str(file)))
+            records = read_outputs(file.read_bytes(), name=str(file))
+        except OSError as error:
+            raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+        except Unreadable as unreadable:
+            raise CommandError(str(unreadable)) from None
+        review = review_outputs(outputs=records)
+        for item in review.outputs:
+            self.stdout.write(
+                f"[{item.decision}] {item.key} ({item.read.source}): {item.read.title}"
+            )
+            for match in item.creators:
+                self.stdout.write(f"    {match.describe()}")
+            for paper in item.papers:
+                self.stdout.write(f"    paper: {paper.title}")
+            self.stdout.write(f"    {item.describe()}")
+        self.stdout.write(review.summary())
+        if dry_run:
+            self.stdout.write("Dry run: nothing was imported.")
+            return
+        saved = import_outputs(review=review)
+        self.stdout.write(self.style.SUCCESS(f"Imported {len(saved)} new record(s)."))
