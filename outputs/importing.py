@@ -21,7 +21,7 @@ from outputs.formats import Creator, ReadOutput
 from outputs.models import Output, OutputCreator
 from people.models import ExternalPerson, Person, Researcher
 from people.names import normalize_name
-from people.services import save_with_history, unique_slug
+from people.services import Editor, save_with_history, unique_slug
 from publications.bibtex.review import AuthorMatch, Decision, normalize_title, people_by_orcid
 from publications.models import Publication
 from publications.services import AuthorNames, author_name_index
@@ -233,7 +233,7 @@ def _repeated_creators(creators: Sequence[CreatorMatch]) -> list[str]:
 
 @transaction.atomic
 def import_outputs(
-    *, review: OutputReview, chosen: Collection[str] | None = None, user: object = None
+    *, review: OutputReview, chosen: Collection[str] | None = None, user: Editor = None
 ) -> list[Output]:
     """Save the chosen new records of `review` (all new ones when `chosen` is None), their
     creators (new external people for those matched to nobody) and their related papers. One
@@ -263,7 +263,7 @@ def import_outputs(
     return saved
 
 
-def _external_person(creator: Creator, made: dict[str, Researcher], user: object) -> Researcher:
+def _external_person(creator: Creator, made: dict[str, Researcher], user: Editor) -> Researcher:
     """A creator matched to nobody, as a new external person: once per import for one ORCID iD
     or name, so two records by the same outsider name one person."""
     key = creator.orcid or normalize_name(creator.name)
