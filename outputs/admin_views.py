@@ -8,6 +8,7 @@ import binascii
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
@@ -89,7 +90,8 @@ def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpRespons
     review = review_outputs(outputs=records)
     left_out = set(request.POST.getlist("leave_out"))
     chosen = [key for key in review.importable_keys if key not in left_out]
-    saved = import_outputs(review=review, chosen=chosen, user=request.user)
+    editor = request.user if isinstance(request.user, User) else None  # an editor: signed in
+    saved = import_outputs(review=review, chosen=chosen, user=editor)
     count = len(saved)
     messages.success(
         request,
