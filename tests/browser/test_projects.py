@@ -139,3 +139,53 @@ def test_the_project_pages_are_valid_html(site_url, tmp_path):
         files.append(tmp_path / f"{name}.html")
         files[-1].write_bytes(body)
     assert nu_errors(files) == []
+
+
+ADD_EVERY_SECTION = """
+import datetime, zoneinfo
+from events.models import Event
+from outputs.models import Output
+from people.models import Person, ResearchArea, ResearchGroup
+ResearchGroup.objects.create(name="Header Group", slug="header-group", is_published=True)
+ResearchArea.objects.create(name="Header Area", slug="header-area", is_published=True)
+Event.objects.create(
+    title="Header talk", slug="header-talk", kind="talk", is_published=True,
+    speaker=Person.objects.get(slug="hang-zhu"), time_zone="UTC",
+    starts_at=datetime.datetime(2030, 1, 5, 15, tzinfo=zoneinfo.ZoneInfo("UTC")),
+    ends_at=datetime.datetime(2030, 1, 5, 16, tzinfo=zoneinfo.ZoneInfo("UTC")),
+)
+Output.objects.create(title="Header tool", slug="header-tool", kind="software", is_published=True)
+"""
+REMOVE_EVERY_SECTION = """
+from events.models import Event
+from outputs.models import Output
+from people.models import ResearchArea, ResearchGroup
+Event.objects.filter(slug="header-talk").delete()
+Output.objects.filter(slug="header-tool").delete()
+ResearchArea.objects.filter(slug="header-area").delete()
+ResearchGroup.objects.filter(slug="header-group").delete()
+"""
+EVERY_SECTION = (
+    "People", "Groups", "Areas", "Publications", "News", "Events", "Projects", "Data & software"
+)  # fmt: skip
+
+
+@pytest.fixture
+def every_section(server_environment):
+    shell(server_environment, ADD_EVERY_SECTION)
+    yield
+    shell(server_environment, REMOVE_EVERY_SECTION)
+
+
+@pytest.mark.parametrize("width", [width for width in WIDTHS if width >= 1280])
+def test_with_every_section_the_header_keeps_one_row_on_a_wide_screen(tab, every_section, width):
+    """A department with groups, areas, talks, projects, and datasets and software: the header
+    offers its eight sections and still takes one row (the search box leaves them room)."""
+    tab.set_viewport_size({"width": width, "height": HEIGHT})
+    tab.goto("/")
+    navigation = tab.get_by_role("navigation", name="Main")
+    links = navigation.get_by_role("link")
+    assert links.all_inner_texts() == list(EVERY_SECTION)
+    tops = {round(box["y"]) for box in (link.bounding_box() for link in links.all())}
+    assert len(tops) == 1, tops
+    assert tab.locator(".site-header").bounding_box()["height"] <= 72
