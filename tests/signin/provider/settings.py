@@ -45,6 +45,8 @@ key_file = FOLDER / "signing-key.pem"
 OAUTH2_PROVIDER = {
     "OIDC_ENABLED": True,
     "OIDC_RSA_PRIVATE_KEY": key_file.read_text() if key_file.exists() else "",
+    # Read again by the token endpoint that signs altered ID tokens (tampering.py).
+    "OIDC_RSA_PRIVATE_KEY_FILE": str(key_file),
     # A client that sends no code challenge is refused: the tests pass only if the portal
     # uses PKCE.
     "PKCE_REQUIRED": True,
