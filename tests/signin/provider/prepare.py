@@ -1,7 +1,7 @@
 """Fills the test provider's folder: its database, its RSA signing key, the institution's
 people (USERS) and the portal as a client. Run with OIDC_PROVIDER_FOLDER and
 DJANGO_SETTINGS_MODULE=tests.signin.provider.settings set; argv: client id, secret, redirect
-URI."""
+URIs (separated by spaces)."""
 
 import os
 import sys
