@@ -35,6 +35,8 @@ from django.utils.safestring import mark_safe
 
 from base import caches
 from publications.bibtex.importing import (
+    IMPORTED,
+    IMPORTED_BY_IDENTIFIER,
     SAVE_BATCH,
     ImportRefused,
     ImportResult,
@@ -272,7 +274,7 @@ def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Revie
             heartbeat_at=timezone.now(),
         ):
             raise WorkerStopped
-        _log_in_admin_history(created, updated, user_id=job.created_by_id)
+        _log_in_admin_history(created, updated, user_id=job.created_by_id, source=job.source)
         saved.extend(keys)
 
     try:
@@ -285,6 +287,7 @@ def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Revie
                 progress=saving,
                 batch_size=SAVE_BATCH,
                 batch_saved=batch_saved,
+                reason=import_reason(job.source),
             )
     except WorkerStopped:
         job.refresh_from_db()
@@ -441,16 +444,25 @@ def _finish(job: BibtexImport, state: str, message: str, **fields: object) -> Bi
     return job
 
 
+def import_reason(source: str) -> str:
+    """What the history says made the versions a job saves: where its entries came from."""
+    return IMPORTED_BY_IDENTIFIER if source == BibtexImport.Source.IDENTIFIERS else IMPORTED
+
+
 def _log_in_admin_history(
-    created: Iterable[Publication], updated: Iterable[Publication], *, user_id: int | None
+    created: Iterable[Publication],
+    updated: Iterable[Publication],
+    *,
+    user_id: int | None,
+    source: str,
 ) -> None:
     """The admin's "Recent actions" and each publication's history list the import, as if
     each paper had been added or changed by hand."""
     if user_id is None:
         return
     for publications, flag, message in (
-        (created, ADDITION, "Imported from BibTeX."),
-        (updated, CHANGE, "Updated from BibTeX."),
+        (created, ADDITION, f"{import_reason(source)}."),
+        (updated, CHANGE, import_reason(source).replace("Imported", "Updated", 1) + "."),
     ):
         pks = [publication.pk for publication in publications]
         for start in range(0, len(pks), LOG_BATCH):
