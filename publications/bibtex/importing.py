@@ -4,6 +4,7 @@ long import in the worker, in short transactions of a batch of whole entries eac
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
 from django.utils.text import slugify
@@ -13,6 +14,7 @@ from base.addresses import hidden_address
 from base.identifiers import ARXIV_ABS
 from base.validation import validate_rows
 from base.versions import record_snapshot
+from base.write_lock import again_when_locked, step_aside
 from people.services import save_with_history
 from publications.bibtex.reading import BibEntry, Bibliography, Progress, parse_bibtex
 from publications.bibtex.review import (
@@ -155,9 +157,14 @@ def _save_in_batches(
         )
         still = {item.entry.key for item in again.entries if item.importable}
 
-        batch, keys = _save_batch(
-            again, still=still, keys=keys, reason=reason, batch_saved=batch_saved
+        # Editors and sign-ins waiting for SQLite's write lock get it between two batches; a
+        # batch that waited out its own busy timeout is saved again, not the import failed.
+        batch, keys = again_when_locked(
+            partial(
+                _save_batch, again, still=still, keys=keys, reason=reason, batch_saved=batch_saved
+            )
         )
+        step_aside()
         left_out += [key for key in keys if key not in still]
         created += batch.created
         updated += batch.updated

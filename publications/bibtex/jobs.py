@@ -27,13 +27,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.models import User
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, OperationalError, connection
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from base import caches
+from base.write_lock import is_write_lock_timeout
 from publications.bibtex.importing import (
     IMPORTED,
     IMPORTED_BY_IDENTIFIER,
@@ -321,9 +322,15 @@ def _reporter(job_id: JobId, *, state: str) -> Progress:
     def progress(phase: str, done: int, total: int) -> None:
         now = timezone.now()
         if not connection.in_atomic_block:
-            BibtexImport.objects.filter(pk=job_id).update(
-                phase=phase, done=done, total=total, heartbeat_at=now
-            )
+            try:
+                BibtexImport.objects.filter(pk=job_id).update(
+                    phase=phase, done=done, total=total, heartbeat_at=now
+                )
+            except OperationalError as error:
+                # Staff held SQLite's write lock past the busy timeout: this report is
+                # skipped, not the import failed; the next batch records its progress.
+                if not is_write_lock_timeout(error):
+                    raise
             return
         caches.write(
             caches.heartbeat_key(job_id),
