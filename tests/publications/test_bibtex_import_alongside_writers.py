@@ -45,16 +45,22 @@ def bibliography(entries: int) -> str:
     )
 
 
-def test_staff_sign_in_and_save_while_a_long_import_runs_in_the_worker(tmp_path, collected_static):
+def site_with_a_queued_import(tmp_path, collected_static, *, busy_timeout: int):
+    """A served site's environment on its own SQLite file, an import of ENTRIES queued for the
+    worker; the environment and the database file."""
     environment = site_environment(
-        tmp_path, STATIC_ROOT=str(collected_static), SQLITE_BUSY_TIMEOUT="3"
+        tmp_path, STATIC_ROOT=str(collected_static), SQLITE_BUSY_TIMEOUT=str(busy_timeout)
     )
     prepare_site(environment, staff=STAFF, collect_static=False)
     (tmp_path / "import.bib").write_text(bibliography(ENTRIES))
     manage(
         environment, "shell", "-c", QUEUE.format(path=str(tmp_path / "import.bib"), entries=ENTRIES)
     )
-    database = tmp_path / "site.sqlite3"
+    return environment, tmp_path / "site.sqlite3"
+
+
+def test_staff_sign_in_and_save_while_a_long_import_runs_in_the_worker(tmp_path, collected_static):
+    environment, database = site_with_a_queued_import(tmp_path, collected_static, busy_timeout=3)
     with sqlite3.connect(database) as connection:
         papers_before = connection.execute(
             "SELECT COUNT(*) FROM publications_publication"
@@ -131,15 +137,7 @@ def test_an_import_whose_busy_timeout_runs_out_waits_again_and_finishes(tmp_path
     of the import: the batch was rolled back whole, so the worker waits again and saves it,
     where it used to stop the import ("The import stopped on an error after saving 40 of
     200 entries"). The last `make load` run stopped a 2,000-entry import this way."""
-    environment = site_environment(
-        tmp_path, STATIC_ROOT=str(collected_static), SQLITE_BUSY_TIMEOUT="1"
-    )
-    prepare_site(environment, staff=STAFF, collect_static=False)
-    (tmp_path / "import.bib").write_text(bibliography(ENTRIES))
-    manage(
-        environment, "shell", "-c", QUEUE.format(path=str(tmp_path / "import.bib"), entries=ENTRIES)
-    )
-    database = tmp_path / "site.sqlite3"
+    environment, database = site_with_a_queued_import(tmp_path, collected_static, busy_timeout=1)
     with open(tmp_path / "worker.log", "wb") as worker_log:
         worker = subprocess.Popen(
             [sys.executable, "manage.py", "db_worker", "--batch", "--no-reload", "--no-startup-delay"],
