@@ -66,6 +66,26 @@ class HistoryAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple-history 
         name = f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_{view}"
         return reverse(name, args=args)
 
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """A form shown (GET) is read outside a transaction. Django's admin opens one for it
+        too, which on SQLite (IMMEDIATE transactions) takes the one write lock for the whole
+        page's rendering: ten editors opening forms queued every save and sign-in behind them,
+        past the busy timeout ("database is locked", a 500, under `make load`). A save (POST)
+        keeps its transaction."""
+        if request.method in ("GET", "HEAD"):
+            response: HttpResponse = self._changeform_view(
+                request, object_id, form_url, extra_context
+            )
+            return response
+        saved: HttpResponse = super().changeform_view(request, object_id, form_url, extra_context)
+        return saved
+
     # Ids ---------------------------------------------------------------------------------
 
     def valid_id(self, object_id: Any, field: Any = None) -> Any:

@@ -8,6 +8,7 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import django_stubs_ext
@@ -488,6 +489,16 @@ if bool(SAML_METADATA_URL) != bool(SAML_IDP_ENTITY_ID):
     raise ImproperlyConfigured(
         "SAML_METADATA_URL and SAML_IDP_ENTITY_ID go together: set both, or neither."
     )
+# "Sign in with …" is a form posted here and redirected to the identity provider, and browsers
+# hold a form's redirects to its form-action: the provider's origin is allowed there, else
+# Chromium stops the sign-in at its first redirect.
+CONTENT_SECURITY_POLICY["DIRECTIVES"]["form-action"] += sorted(
+    {
+        "{0.scheme}://{0.netloc}".format(urlsplit(url))
+        for url in (OIDC_ISSUER_URL, SAML_METADATA_URL)
+        if url
+    }
+)
 # Which roles the identity provider's answer gives (signin/roles.py): the claim (OpenID
 # Connect) or attribute (SAML) that lists a person's groups, and which of its values make an
 # editor and which a member. Editors win when both match; a value matching neither gives no

@@ -19,7 +19,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", api.urls),
     path("admin/", admin.site.urls),
     # Institutional sign-in (signin/): django-allauth's OpenID Connect and SAML flows. Its
-    # password and sign-up forms are off (SOCIALACCOUNT_ONLY, signin.adapters).
+    # password and sign-up forms are off (SOCIALACCOUNT_ONLY, signin.adapters). Its OpenID
+    # Connect views come from signin/urls.py, which checks the ID token whole.
+    path("accounts/", include("signin.urls")),
     path("accounts/", include("allauth.urls")),
 ]
 

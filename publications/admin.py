@@ -366,7 +366,10 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         """A paper and its authors are saved row by row: its citation key, search text and
         co-author pairs are made once, as the save ends, in its transaction, not once a row
-        (41 times for a paper with 40 authors; publications/derived.py)."""
+        (41 times for a paper with 40 authors; publications/derived.py). A form shown saves
+        nothing and takes no transaction (base/history.py's HistoryAdmin)."""
+        if request.method in ("GET", "HEAD"):
+            return super().changeform_view(request, object_id, form_url, extra_context)
         with transaction.atomic(using=router.db_for_write(self.model)), refreshed_once():
             return super().changeform_view(request, object_id, form_url, extra_context)
 

@@ -1,8 +1,10 @@
 """Writes to publications that take more than one step."""
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -12,6 +14,8 @@ from base.versions import record_snapshot
 from people.models import ExternalPerson, Person
 from people.names import normalize_name
 from publications.models import Authorship, Claim, Publication
+
+logger = logging.getLogger(__name__)
 
 
 class AuthorNames(dict[str, Person | ExternalPerson]):
@@ -226,7 +230,60 @@ def decide_claim(*, claim_id: int, accept: bool, user: Any) -> str:
         paper._history_user = user
         paper.save()
         record_snapshot(paper)
+        transaction.on_commit(lambda: tell_claimant(claim, accepted=accept))
     return f"{reason}."
+
+
+def claim_decided_email(claim: Claim, *, accepted: bool) -> tuple[str, str, str] | None:
+    """The email telling whoever sent a claim or correction how an editor decided it: the
+    address, the subject and the text, in plain sentences; None when there is nobody to tell
+    (a visitor who left no address, a member whose profile and login have none)."""
+    title, row = claim.publication.title, claim.authorship
+    author = f"“{row.name}”" if row else "an author"
+    if claim.kind == Claim.Kind.CORRECTION:
+        address, greeting = claim.email, "Hello,"
+        subject = f"Your correction to “{title}”"
+        text = (
+            "An editor accepted your correction and will change the paper's page."
+            if accepted
+            else "An editor read your correction and left the paper's page as it is."
+        )
+    else:
+        member = claim.person
+        if member is None:
+            return None
+        address = member.email or (member.user.email if member.user else "")
+        greeting = f"Hello {member.name},"
+        verdict = "accepted" if accepted else "did not accept"
+        subject = f"Your claim on “{title}” was {'accepted' if accepted else 'not accepted'}"
+        if claim.kind == Claim.Kind.THIS_IS_ME:
+            text = f"An editor {verdict} that you are the author {author} of “{title}”. " + (
+                "The paper is now on your profile."
+                if accepted
+                else "Nothing was changed. If it is you, ask an editor why."
+            )
+        else:
+            text = f"An editor {verdict} that you are not the author {author} of “{title}”. " + (
+                "The paper is no longer on your profile."
+                if accepted
+                else "The paper stays on your profile. If it is not you, ask an editor why."
+            )
+    if not address:
+        return None
+    return address, subject, f"{greeting}\n\n{text}\n"
+
+
+def tell_claimant(claim: Claim, *, accepted: bool) -> None:
+    """Sent once the decision is saved. A mail server that refuses it is written to the log:
+    the decision stands, and the editor is not shown an error for it."""
+    email = claim_decided_email(claim, accepted=accepted)
+    if email is None:
+        return
+    address, subject, text = email
+    try:
+        send_mail(subject, text, None, [address])
+    except OSError:
+        logger.exception("The email about claim %s could not be sent.", claim.pk)
 
 
 def relink_member_names(

@@ -4,6 +4,7 @@ long import in the worker, in short transactions of a batch of whole entries eac
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
@@ -12,6 +13,7 @@ from base.addresses import unique_title_slug
 from base.identifiers import ARXIV_ABS
 from base.validation import validate_rows
 from base.versions import record_snapshot
+from base.write_lock import again_when_locked, step_aside
 from people.services import save_with_history
 from publications.bibtex.reading import BibEntry, Bibliography, Progress, parse_bibtex
 from publications.bibtex.review import (
@@ -23,8 +25,17 @@ from publications.bibtex.review import (
 )
 from publications.models import Authorship, Publication, PublicationLink, Venue
 
-# The reason each version an import makes is recorded with, in the history pages.
+# The reason each version an import makes is recorded with, in the history pages: a BibTeX
+# upload's; an import from identifiers and a suggested work say where they came from instead.
 IMPORTED = "Imported from BibTeX"
+IMPORTED_BY_IDENTIFIER = "Imported from identifiers (DOI, arXiv, ORCID, dblp, OpenAlex)"
+
+
+def suggested_work_reason(service: str) -> str:
+    """The reason recorded when a member's suggested work (publications/suggestions/) is
+    accepted: the service that listed it."""
+    return f"Imported from {service or 'a service'}: a suggested work, accepted"
+
 
 # Slugs the publication URLs use for pages of their own (/publications/feed/, export.bib).
 RESERVED_SLUGS = {"export", "feed"}
@@ -83,9 +94,11 @@ def import_bibliography(
     progress: Progress | None = None,
     batch_size: int | None = None,
     batch_saved: BatchSaved | None = None,
+    reason: str = IMPORTED,
 ) -> ImportResult:
     """import_bibtex() of entries already read: from a .bib file, or from identifiers and the
-    services' exports (publications/identifiers/).
+    services' exports (publications/identifiers/). Every version it makes is recorded with
+    `reason`, which says where the entries came from.
 
     With `batch_size`, entries are saved that many to a transaction, each batch reviewed again
     just before it is written, so the site stays writable through a long import and a stop
@@ -97,7 +110,7 @@ def import_bibliography(
         with transaction.atomic():
             review = review_bibliography(bibliography=bibliography)
             chosen = _chosen(review, keys=keys)
-            result = _save(review, chosen=chosen)
+            result = _save(review, chosen=chosen, reason=reason)
             if batch_saved:
                 batch_saved(list(result.created), list(result.updated), chosen)
         if progress:
@@ -113,6 +126,7 @@ def import_bibliography(
         batch_size=batch_size,
         progress=progress,
         batch_saved=batch_saved,
+        reason=reason,
     )
 
 
@@ -123,6 +137,7 @@ def _save_in_batches(
     batch_size: int,
     progress: Progress | None,
     batch_saved: BatchSaved | None,
+    reason: str,
 ) -> ImportResult:
     by_key = {item.entry.key: item.entry for item in review.entries}
     created: list[Publication] = []
@@ -140,13 +155,15 @@ def _save_in_batches(
             bibliography=Bibliography(entries=tuple(by_key[key] for key in keys), problems=())
         )
         still = {item.entry.key for item in again.entries if item.importable}
-        with transaction.atomic():
-            # Timed from here: on SQLite the transaction may first wait for the write lock.
-            batch = _save(again, chosen=still, seconds=SAVE_BATCH_SECONDS)
-            # Entries up to the last one saved are done; those after wait for the next batch.
-            keys = keys[: keys.index(batch.last_key) + 1]
-            if batch_saved:
-                batch_saved(list(batch.created), list(batch.updated), keys)
+
+        # Editors and sign-ins waiting for SQLite's write lock get it between two batches; a
+        # batch that waited out its own busy timeout is saved again, not the import failed.
+        batch, keys = again_when_locked(
+            partial(
+                _save_batch, again, still=still, keys=keys, reason=reason, batch_saved=batch_saved
+            )
+        )
+        step_aside()
         left_out += [key for key in keys if key not in still]
         created += batch.created
         updated += batch.updated
@@ -161,6 +178,25 @@ def _save_in_batches(
         venues=tuple(venues.values()),
         left_out=tuple(left_out),
     )
+
+
+def _save_batch(
+    review: Review,
+    *,
+    still: set[str],
+    keys: list[str],
+    reason: str,
+    batch_saved: BatchSaved | None,
+) -> tuple["_Saved", list[str]]:
+    """One batch's transaction: what it saved, and the keys it went through."""
+    with transaction.atomic():
+        # Timed from here: on SQLite the transaction may first wait for the write lock.
+        batch = _save(review, chosen=still, seconds=SAVE_BATCH_SECONDS, reason=reason)
+        # Entries up to the last one saved are done; those after wait for the next batch.
+        keys = keys[: keys.index(batch.last_key) + 1]
+        if batch_saved:
+            batch_saved(list(batch.created), list(batch.updated), keys)
+    return batch, keys
 
 
 def _chosen(review: Review, *, keys: Collection[str] | None) -> list[str]:
@@ -191,7 +227,9 @@ class _Saved(ImportResult):
     last_key: str = ""  # the last entry of the review gone through (saved, or not chosen)
 
 
-def _save(review: Review, *, chosen: Collection[str], seconds: float | None = None) -> _Saved:
+def _save(
+    review: Review, *, chosen: Collection[str], seconds: float | None = None, reason: str
+) -> _Saved:
     """Save the chosen entries of a review, in order, stopping after the first entry that ends
     past `seconds`; the caller holds the transaction."""
     deadline = time.monotonic() + seconds if seconds is not None else None
@@ -206,11 +244,11 @@ def _save(review: Review, *, chosen: Collection[str], seconds: float | None = No
         last_key = item.entry.key
         if item.entry.key not in chosen:
             continue
-        venue = _venue_for(item.venue, new_venues)
+        venue = _venue_for(item.venue, new_venues, reason=reason)
         if item.decision is Decision.NEW:
-            created.append(_create(item, venue=venue, taken_slugs=taken_slugs))
+            created.append(_create(item, venue=venue, taken_slugs=taken_slugs, reason=reason))
         else:
-            updated.append(_update(item, venue=venue))
+            updated.append(_update(item, venue=venue, reason=reason))
     return _Saved(
         review=review,
         created=tuple(created),
@@ -220,7 +258,9 @@ def _save(review: Review, *, chosen: Collection[str], seconds: float | None = No
     )
 
 
-def _venue_for(match: VenueMatch | None, new_venues: dict[str, Venue]) -> Venue | None:
+def _venue_for(
+    match: VenueMatch | None, new_venues: dict[str, Venue], *, reason: str
+) -> Venue | None:
     if match is None:
         return None
     if match.venue is not None:
@@ -230,12 +270,14 @@ def _venue_for(match: VenueMatch | None, new_venues: dict[str, Venue]) -> Venue 
         venue = Venue.objects.filter(short_name__iexact=match.short_name).first()
         if venue is None:
             venue = Venue(short_name=match.short_name, full_name=match.full_name, kind=match.kind)
-            save_with_history(venue, reason=IMPORTED, user=None)
+            save_with_history(venue, reason=reason, user=None)
         new_venues[key] = venue
     return new_venues[key]
 
 
-def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) -> Publication:
+def _create(
+    item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str], reason: str
+) -> Publication:
     entry = item.entry
     publication = Publication(
         title=entry.title,
@@ -248,7 +290,7 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
         abstract=entry.abstract,
         publisher=entry.publisher,
     )
-    save_with_history(publication, reason=IMPORTED, user=None)
+    save_with_history(publication, reason=reason, user=None)
     authorships = [
         Authorship(
             publication=publication,
@@ -261,10 +303,10 @@ def _create(item: ReviewedEntry, *, venue: Venue | None, taken_slugs: set[str]) 
     validate_rows(authorships)  # bulk_create sends no pre_save: the models' checks run here
     # Makes the paper's citation key and search text as the authors' saves would
     # (Authorship's QuerySet: publications/derived.py).
-    bulk_create_with_history(authorships, Authorship, default_change_reason=IMPORTED)
+    bulk_create_with_history(authorships, Authorship, default_change_reason=reason)
     for position, (kind, url) in enumerate(_links(entry), start=1):
         link = PublicationLink(publication=publication, position=position, kind=kind, url=url)
-        save_with_history(link, reason=IMPORTED, user=None)
+        save_with_history(link, reason=reason, user=None)
     record_snapshot(publication)  # its first version, with the authors and link just made
     return publication
 
@@ -284,7 +326,7 @@ def _links(entry: BibEntry) -> list[tuple[str, str]]:
     return links
 
 
-def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
+def _update(item: ReviewedEntry, *, venue: Venue | None, reason: str) -> Publication:
     publication = item.existing
     assert publication is not None, "an update names the publication it updates"
     values = {
@@ -296,7 +338,7 @@ def _update(item: ReviewedEntry, *, venue: Venue | None) -> Publication:
     }
     for change in item.changes:
         setattr(publication, change.field, values[change.field])
-    publication._change_reason = IMPORTED  # type: ignore[attr-defined]  # simple-history reads it
+    publication._change_reason = reason  # type: ignore[attr-defined]  # simple-history reads it
     publication.save(update_fields=[change.field for change in item.changes])
     record_snapshot(publication)
     return publication

@@ -27,14 +27,17 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.models import User
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, OperationalError, connection
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from base import caches
+from base.write_lock import is_write_lock_timeout
 from publications.bibtex.importing import (
+    IMPORTED,
+    IMPORTED_BY_IDENTIFIER,
     SAVE_BATCH,
     ImportRefused,
     ImportResult,
@@ -272,7 +275,7 @@ def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Revie
             heartbeat_at=timezone.now(),
         ):
             raise WorkerStopped
-        _log_in_admin_history(created, updated, user_id=job.created_by_id)
+        _log_in_admin_history(created, updated, user_id=job.created_by_id, source=job.source)
         saved.extend(keys)
 
     try:
@@ -285,6 +288,7 @@ def run_import_keeping_review(job_id: JobId) -> tuple[BibtexImport | None, Revie
                 progress=saving,
                 batch_size=SAVE_BATCH,
                 batch_saved=batch_saved,
+                reason=import_reason(job.source),
             )
     except WorkerStopped:
         job.refresh_from_db()
@@ -318,9 +322,15 @@ def _reporter(job_id: JobId, *, state: str) -> Progress:
     def progress(phase: str, done: int, total: int) -> None:
         now = timezone.now()
         if not connection.in_atomic_block:
-            BibtexImport.objects.filter(pk=job_id).update(
-                phase=phase, done=done, total=total, heartbeat_at=now
-            )
+            try:
+                BibtexImport.objects.filter(pk=job_id).update(
+                    phase=phase, done=done, total=total, heartbeat_at=now
+                )
+            except OperationalError as error:
+                # Staff held SQLite's write lock past the busy timeout: this report is
+                # skipped, not the import failed; the next batch records its progress.
+                if not is_write_lock_timeout(error):
+                    raise
             return
         caches.write(
             caches.heartbeat_key(job_id),
@@ -441,16 +451,25 @@ def _finish(job: BibtexImport, state: str, message: str, **fields: object) -> Bi
     return job
 
 
+def import_reason(source: str) -> str:
+    """What the history says made the versions a job saves: where its entries came from."""
+    return IMPORTED_BY_IDENTIFIER if source == BibtexImport.Source.IDENTIFIERS else IMPORTED
+
+
 def _log_in_admin_history(
-    created: Iterable[Publication], updated: Iterable[Publication], *, user_id: int | None
+    created: Iterable[Publication],
+    updated: Iterable[Publication],
+    *,
+    user_id: int | None,
+    source: str,
 ) -> None:
     """The admin's "Recent actions" and each publication's history list the import, as if
     each paper had been added or changed by hand."""
     if user_id is None:
         return
     for publications, flag, message in (
-        (created, ADDITION, "Imported from BibTeX."),
-        (updated, CHANGE, "Updated from BibTeX."),
+        (created, ADDITION, f"{import_reason(source)}."),
+        (updated, CHANGE, import_reason(source).replace("Imported", "Updated", 1) + "."),
     ):
         pks = [publication.pk for publication in publications]
         for start in range(0, len(pks), LOG_BATCH):

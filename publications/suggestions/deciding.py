@@ -9,7 +9,11 @@ from django.utils import timezone
 from base.roles import is_editor, person_of
 from people.models import Person
 from people.names import normalize_name
-from publications.bibtex.importing import ImportRefused, import_bibliography
+from publications.bibtex.importing import (
+    ImportRefused,
+    import_bibliography,
+    suggested_work_reason,
+)
 from publications.bibtex.review import Decision, review_bibliography
 from publications.identifiers.stored import from_json
 from publications.models import Authorship, Publication
@@ -42,7 +46,11 @@ def accept(*, suggestion_id: int, user) -> str:
     item = review_bibliography(bibliography=bibliography).entries[0]
     if item.decision is Decision.NEW:
         try:
-            result = import_bibliography(bibliography=bibliography, keys=[entry.key])
+            result = import_bibliography(
+                bibliography=bibliography,
+                keys=[entry.key],
+                reason=suggested_work_reason(suggestion.source),
+            )
         except ImportRefused as refused:
             raise DecisionRefused(
                 "It could not be added: " + " ".join(refused.review.all_problems or [str(refused)])

@@ -1,7 +1,8 @@
 """The staff guide's walk, in the browser: an editor signs in, gives a member a login (the member
-chooses a password at the one-time address, signs in and finds "My papers"), adds a paper by
-DOI, uploads BibTeX and reviews it, posts news, merges two records of one co-author and undoes
-it from the merge's page, opens a paper's history and the lab's identity settings.
+chooses a password at the one-time address, signs in, finds "My papers" and claims an author
+row), adds a paper by DOI, uploads BibTeX and reviews it, sees the member's claim waiting in the
+claims queue, posts news, merges two records of one co-author and undoes it from the merge's
+page, opens a paper's history and the lab's identity settings.
 
 Each step is photographed for docs/staff-guide.md: into test-artifacts/screenshots/staff-guide/
 on a test run, into docs/staff-guide/ when STAFF_GUIDE_DIR says so (`make screenshots`)."""
@@ -24,13 +25,20 @@ BIBTEX = """@inproceedings{zhu2026guide,
   doi = {10.5555/guide.2026},
 }
 """
-ANOTHER_XIN_JIN = """
+CLAIMED_PAPER = "a-paper-the-member-claims"
+ANOTHER_XIN_JIN = f"""
 from people.models import ExternalPerson
+from publications.models import Authorship, Publication
 ExternalPerson.objects.create(name="X. Jin", slug="x-jin", affiliation="Peking University")
+paper = Publication.objects.create(title="Serving Models at the Edge", slug={CLAIMED_PAPER!r}, year=2026)
+Authorship.objects.create(publication=paper, position=1, name="H. Zhang")
+Authorship.objects.create(publication=paper, position=2, name="Ada Outsider")
 """
-PUT_BACK = """
+PUT_BACK = f"""
 from django.contrib.auth.models import User
 from people.models import ExternalPerson, Person
+from publications.models import Publication
+Publication.objects.filter(slug={CLAIMED_PAPER!r}).delete()  # and the claim on it
 ExternalPerson.objects.filter(slug="x-jin").delete()
 Person.objects.filter(slug="haoran-zhang").update(user=None)
 User.objects.filter(username="haoran-zhang").delete()
@@ -95,6 +103,10 @@ def walk(browser, site_url, fetching_site) -> None:  # noqa: F811
     signed_in.get_by_role("link", name="My papers").click()
     expect(signed_in.get_by_role("heading", name="My papers")).to_be_visible()
     shoot(signed_in, "07-my-papers")
+    # The member says "This is me" on a paper's row printed with their initial; it waits.
+    signed_in.goto(f"/publications/{CLAIMED_PAPER}/claims/")
+    signed_in.get_by_role("button", name="This is me (H. Zhang)").click()
+    expect(signed_in.locator(".claims .notice")).to_contain_text("waits for an editor")
     signed_in.context.close()
 
     # Add a paper by DOI (the services played by recorded responses).
@@ -116,6 +128,13 @@ def walk(browser, site_url, fetching_site) -> None:  # noqa: F811
     page.get_by_role("button", name="Review the entries").click()
     expect(page.locator("#result_list")).to_contain_text("Reviewing a BibTeX Upload")
     shoot(page, "11-bibtex-review")
+
+    # The claims queue, with the member's claim waiting (section 5a).
+    page.goto("/admin/")
+    page.get_by_role("link", name="Claims and corrections").first.click()
+    expect(page.locator("#result_list")).to_contain_text("This is me for the author “H. Zhang”")
+    expect(page.get_by_role("button", name="Accept").first).to_be_visible()
+    shoot(page, "11a-claims-queue")
 
     # Post news.
     page.goto("/admin/news/newsitem/add/")

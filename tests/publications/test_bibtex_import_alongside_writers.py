@@ -45,16 +45,22 @@ def bibliography(entries: int) -> str:
     )
 
 
-def test_staff_sign_in_and_save_while_a_long_import_runs_in_the_worker(tmp_path, collected_static):
+def site_with_a_queued_import(tmp_path, collected_static, *, busy_timeout: int):
+    """A served site's environment on its own SQLite file, an import of ENTRIES queued for the
+    worker; the environment and the database file."""
     environment = site_environment(
-        tmp_path, STATIC_ROOT=str(collected_static), SQLITE_BUSY_TIMEOUT="3"
+        tmp_path, STATIC_ROOT=str(collected_static), SQLITE_BUSY_TIMEOUT=str(busy_timeout)
     )
     prepare_site(environment, staff=STAFF, collect_static=False)
     (tmp_path / "import.bib").write_text(bibliography(ENTRIES))
     manage(
         environment, "shell", "-c", QUEUE.format(path=str(tmp_path / "import.bib"), entries=ENTRIES)
     )
-    database = tmp_path / "site.sqlite3"
+    return environment, tmp_path / "site.sqlite3"
+
+
+def test_staff_sign_in_and_save_while_a_long_import_runs_in_the_worker(tmp_path, collected_static):
+    environment, database = site_with_a_queued_import(tmp_path, collected_static, busy_timeout=3)
     with sqlite3.connect(database) as connection:
         papers_before = connection.execute(
             "SELECT COUNT(*) FROM publications_publication"
@@ -124,3 +130,44 @@ def _first_paper_page(url: str) -> str:
     found = re.search(r'href="(/admin/publications/publication/\d+/change/)"', listing)
     assert found, "the seeded site has papers"
     return found[1]
+
+
+def test_an_import_whose_busy_timeout_runs_out_waits_again_and_finishes(tmp_path, collected_static):
+    """Someone holds SQLite's write lock past the worker's busy timeout (1 s here) in the middle
+    of the import: the batch was rolled back whole, so the worker waits again and saves it,
+    where it used to stop the import ("The import stopped on an error after saving 40 of
+    200 entries"). The last `make load` run stopped a 2,000-entry import this way."""
+    environment, database = site_with_a_queued_import(tmp_path, collected_static, busy_timeout=1)
+    with open(tmp_path / "worker.log", "wb") as worker_log:
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "db_worker", "--batch", "--no-reload", "--no-startup-delay"],
+            cwd=PROJECT, env=environment, stdout=worker_log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        held_while = None
+        try:
+            while worker.poll() is None and held_while is None:
+                with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10) as reader:
+                    phase, done = reader.execute(
+                        "SELECT phase, done FROM publications_bibteximport"
+                    ).fetchone()
+                if phase == "Saving" and done > 0:
+                    holder = sqlite3.connect(database, timeout=30, isolation_level=None)
+                    holder.execute("BEGIN IMMEDIATE")  # the write lock, as a long save holds it
+                    held_while = holder.execute(
+                        "SELECT state, done FROM publications_bibteximport"
+                    ).fetchone()
+                    threading.Event().wait(3)  # longer than the worker's busy timeout
+                    holder.execute("COMMIT")
+                    holder.close()
+                threading.Event().wait(0.05)
+        finally:
+            worker.wait()
+    log = (tmp_path / "worker.log").read_text(errors="replace")
+    assert held_while is not None and held_while[0] == "running", held_while
+    assert held_while[1] < ENTRIES  # the lock was held in the middle of the saving
+    with sqlite3.connect(database) as connection:
+        state, message, done = connection.execute(
+            "SELECT state, message, done FROM publications_bibteximport"
+        ).fetchone()
+    assert (state, done) == ("done", ENTRIES), message
+    assert "database is locked" not in log

@@ -214,3 +214,45 @@ def test_the_editors_index_says_how_many_claims_and_corrections_wait(client, lab
     client.force_login(lab["editor"])
     index = client.get(reverse("admin:index")).content.decode()
     assert "2 claims and corrections to decide" in index
+
+
+def test_the_member_is_emailed_in_plain_sentences_when_their_claim_is_decided(
+    client, lab, mailoutbox, django_capture_on_commit_callbacks
+):
+    lab["ada"].email = "ada@example.org"
+    lab["ada"].save()
+    accepted = make_publication(title="Notes on the Engine", authors=["A. Lovelace"])
+    rejected = make_publication(title="Another Paper", authors=["A. A. Lovelace"])
+    client.force_login(lab["ada"].user)
+    claim(client, accepted, "A. Lovelace")
+    claim(client, rejected, "A. A. Lovelace")
+    client.force_login(lab["editor"])
+    with django_capture_on_commit_callbacks(execute=True):
+        decide(client, Claim.objects.get(publication=accepted), "accept")
+        decide(client, Claim.objects.get(publication=rejected), "reject")
+    yes, no = mailoutbox
+    assert yes.to == no.to == ["ada@example.org"]
+    assert yes.subject == "Your claim on “Notes on the Engine” was accepted"
+    assert yes.body == (
+        "Hello Ada Lovelace,\n\nAn editor accepted that you are the author “A. Lovelace” of "
+        "“Notes on the Engine”. The paper is now on your profile.\n"
+    )
+    assert no.subject == "Your claim on “Another Paper” was not accepted"
+    assert "An editor did not accept that you are the author “A. A. Lovelace”" in no.body
+    assert "Nothing was changed." in no.body
+
+
+def test_a_visitor_is_emailed_about_their_correction_only_if_they_left_an_address(
+    client, lab, mailoutbox, django_capture_on_commit_callbacks
+):
+    paper = make_publication(title="Notes on the Engine", authors=["A. Lovelace"])
+    correct(client, paper, email="reader@example.org")
+    correct(client, paper, address="192.0.2.2")
+    client.force_login(lab["editor"])
+    with django_capture_on_commit_callbacks(execute=True):
+        for waiting in Claim.objects.order_by("pk"):
+            decide(client, waiting, "accept")
+    (told,) = mailoutbox
+    assert told.to == ["reader@example.org"]
+    assert told.subject == "Your correction to “Notes on the Engine”"
+    assert "An editor accepted your correction" in told.body

@@ -6,11 +6,13 @@ import io
 import json
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from publications.bibtex.importing import IMPORTED_BY_IDENTIFIER
 from publications.models import BibtexImport, Publication, PublicationLink
 from tests.factories import make_person, make_publication, make_venue
 from tests.identifier_service import DATA, ORCID, recorded_services
@@ -83,6 +85,11 @@ def test_pasted_dois_and_arxiv_ids_are_reviewed_then_imported_with_links_of_thei
         ("arxiv", "https://arxiv.org/abs/1412.6980"),
     ]
     assert BibtexImport.objects.get().state == "done"
+    # The history says where the paper came from: identifiers, not a BibTeX file.
+    assert paper.history.get().history_change_reason == IMPORTED_BY_IDENTIFIER
+    assert LogEntry.objects.get(object_id=str(paper.pk)).change_message == (
+        "Imported from identifiers (DOI, arXiv, ORCID, dblp, OpenAlex)."
+    )
 
 
 def test_an_author_is_matched_to_a_member_by_orcid_whatever_the_name_printed(editor_client):
@@ -239,7 +246,9 @@ def test_import_works_imports_an_export_file(tmp_path):
     output = io.StringIO()
     call_command("import_works", "--file", str(path), stdout=output)
     assert "Imported 2 new" in output.getvalue()
-    assert Publication.objects.get(doi="10.5555/thesis.2022.017").type == "thesis"
+    thesis = Publication.objects.get(doi="10.5555/thesis.2022.017")
+    assert thesis.type == "thesis"
+    assert thesis.history.get().history_change_reason == IMPORTED_BY_IDENTIFIER
 
 
 def test_import_works_refuses_bad_input_with_a_sentence(tmp_path):

@@ -107,6 +107,11 @@ def test_a_member_adds_a_suggested_work_and_is_linked_to_it(services, client, dj
     assert [(row.name, row.person) for row in paper.authorships.all()] == [("Hang Zhu", hang)]
     assert paper.links.get().url == "https://arxiv.org/abs/2402.05555"
     assert "Added “Tail Latency Without Tears”." in response.content.decode()
+    # The history names the service that suggested it, not BibTeX.
+    assert paper.history.earliest().history_change_reason == (
+        f"Imported from {tail.source}: a suggested work, accepted"
+    )
+    assert tail.source == "dblp"
     tail.refresh_from_db()
     assert (tail.state, tail.publication, tail.decided_by) == ("accepted", paper, hang.user)
     # Accepted is decided: a second click adds nothing.

@@ -12,6 +12,9 @@ PROJECT = Path(__file__).resolve().parent.parent.parent
 CLIENT_ID = "lab-portal"
 CLIENT_SECRET = "a-client-secret-for-the-tests-only"
 CALLBACK = "http://testserver/accounts/oidc/institution/login/callback/"
+# The browser suite's served site (tests/browser/test_institution_sign_in.py): a loopback
+# address, whose port the provider ignores as RFC 8252 asks.
+LOOPBACK_CALLBACK = "http://127.0.0.1/accounts/oidc/institution/login/callback/"
 INSTITUTION = "Example University"
 
 
@@ -29,7 +32,10 @@ def identity_provider(tmp_path_factory) -> Iterator[str]:
         "PYTHONPATH": str(PROJECT),
     }
     subprocess.run(
-        [sys.executable, "-m", "tests.signin.provider.prepare", CLIENT_ID, CLIENT_SECRET, CALLBACK],
+        [
+            *(sys.executable, "-m", "tests.signin.provider.prepare", CLIENT_ID, CLIENT_SECRET),
+            f"{CALLBACK} {LOOPBACK_CALLBACK}",
+        ],
         cwd=PROJECT,
         env=environment,
         check=True,

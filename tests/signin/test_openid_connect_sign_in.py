@@ -44,7 +44,7 @@ def provider_answer(client: Client, username: str) -> str:
             "username": username,
             "password": PASSWORD,
             "next": next_url.replace("&amp;", "&"),
-            "csrfmiddlewaretoken": browser.cookies["csrftoken"],
+            "csrfmiddlewaretoken": browser.cookies["institution_csrftoken"],
         },
         allow_redirects=False,
         timeout=30,

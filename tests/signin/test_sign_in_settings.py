@@ -42,3 +42,12 @@ def test_both_identity_providers_are_read_from_the_environment_and_pass_the_depl
     result = deployment_check(**PROVIDERS)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_the_identity_providers_origins_may_receive_the_sign_in_forms_redirect():
+    """The button's form is redirected to the provider: the Content-Security-Policy's
+    form-action must allow it (tests/browser/test_institution_sign_in.py signs in through it)."""
+    policy = load_setting("CONTENT_SECURITY_POLICY", SECRET_KEY="k", **PROVIDERS)
+    assert "'https://idp.example.edu', 'https://login.example.edu']" in policy
+    unconfigured = load_setting("CONTENT_SECURITY_POLICY", SECRET_KEY="k")
+    assert """'form-action': ["'self'"]""" in unconfigured

@@ -4,7 +4,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from publications.bibtex import review_bibliography
-from publications.bibtex.importing import import_bibliography
+from publications.bibtex.importing import IMPORTED_BY_IDENTIFIER, import_bibliography
 from publications.identifiers.documents import MAX_DOCUMENT_BYTES, Unreadable, too_large
 from publications.identifiers.fetching import default_fetch
 from publications.identifiers.gathering import FORMATS, gather, read_export
@@ -56,6 +56,8 @@ class Command(import_bibtex.Command):
         self.print_review(review)
         self.import_reviewed(
             review,
-            run_import=lambda: import_bibliography(bibliography=bibliography),
+            run_import=lambda: import_bibliography(
+                bibliography=bibliography, reason=IMPORTED_BY_IDENTIFIER
+            ),
             dry_run=dry_run,
         )

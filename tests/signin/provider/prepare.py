@@ -1,7 +1,7 @@
 """Fills the test provider's folder: its database, its RSA signing key, the institution's
 people (USERS) and the portal as a client. Run with OIDC_PROVIDER_FOLDER and
 DJANGO_SETTINGS_MODULE=tests.signin.provider.settings set; argv: client id, secret, redirect
-URI."""
+URIs (separated by spaces)."""
 
 import os
 import sys
@@ -11,6 +11,14 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 PASSWORD = "institution-password"
+# username: what is wrong with the ID token the provider gives that person (tampering.py)
+TAMPERED = {
+    "forged-signature": "its payload was changed after it was signed",
+    "wrong-audience": "it was signed for another client",
+    "wrong-issuer": "it names another issuer",
+    "expired": "it expired an hour ago",
+    "wrong-nonce": "it carries a nonce the portal did not send",
+}
 # username: (email, groups, ORCID iD or "")
 USERS = {
     "ada": ("ada@institution.example", ["lab-editors"], ""),
@@ -18,6 +26,8 @@ USERS = {
     "orcid-only": ("someone-else@institution.example", ["lab-members"], "0000-0002-1825-0097"),
     "stranger": ("stranger@institution.example", ["library-staff"], ""),
     "twin": ("shared@institution.example", ["lab-members"], ""),
+    # Editors whose ID token the provider alters (tampering.py): none may sign in.
+    **{name: (f"{name}@institution.example", ["lab-editors"], "") for name in TAMPERED},
 }
 
 

@@ -40,11 +40,17 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
 LOGIN_URL = "/login/"
+# Cookies are kept per host, not per port: with Django's names, the provider's session cookie
+# on 127.0.0.1 would replace the portal's in a browser (tests/browser/test_institution_sign_in.py).
+SESSION_COOKIE_NAME = "institution_sessionid"
+CSRF_COOKIE_NAME = "institution_csrftoken"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # test users only
 key_file = FOLDER / "signing-key.pem"
 OAUTH2_PROVIDER = {
     "OIDC_ENABLED": True,
     "OIDC_RSA_PRIVATE_KEY": key_file.read_text() if key_file.exists() else "",
+    # Read again by the token endpoint that signs altered ID tokens (tampering.py).
+    "OIDC_RSA_PRIVATE_KEY_FILE": str(key_file),
     # A client that sends no code challenge is refused: the tests pass only if the portal
     # uses PKCE.
     "PKCE_REQUIRED": True,

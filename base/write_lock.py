@@ -1,0 +1,57 @@
+"""Long writers beside short ones on SQLite, where one connection at a time holds the write
+lock and the others wait for it up to their busy timeout (SQLITE_BUSY_TIMEOUT).
+
+SQLite's waiting is not a queue: a waiting connection sleeps and tries again, so a task that
+commits one batch and begins the next at once takes the lock again before the sleepers wake,
+and editors' saves and sign-ins wait out their timeout behind a long import ("database is
+locked", a 500). A long task therefore steps aside after each commit (`step_aside`), and the
+task itself, which can redo a whole batch, waits again when its own wait ran out
+(`again_when_locked`), where a web request would have to fail. PostgreSQL locks rows, not the
+database: there neither does anything.
+"""
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.db import OperationalError, connection
+
+T = TypeVar("T")
+
+# Longer than SQLite's longest sleep between two tries (100 ms), so a waiting writer wakes
+# and takes the lock before the task's next transaction begins.
+STEP_ASIDE_SECONDS = 0.15
+# A batch whose busy timeout ran out is tried again this many times in all, after stepping
+# aside a little longer each time.
+ATTEMPTS = 5
+
+
+def on_sqlite() -> bool:
+    return connection.vendor == "sqlite"
+
+
+def is_write_lock_timeout(error: OperationalError) -> bool:
+    return on_sqlite() and "database is locked" in str(error)
+
+
+def step_aside() -> None:
+    """After a long task's commit: let the writers that waited for the lock have it."""
+    if on_sqlite():
+        time.sleep(STEP_ASIDE_SECONDS)
+
+
+def again_when_locked(work: Callable[[], T]) -> T:
+    """`work` (one whole transaction, outside any other) again when SQLite's busy timeout ran
+    out before it got the write lock; it was rolled back, so nothing of it was written."""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return work()
+        except OperationalError as error:
+            if (
+                attempt == ATTEMPTS
+                or connection.in_atomic_block
+                or not is_write_lock_timeout(error)
+            ):
+                raise
+            time.sleep(STEP_ASIDE_SECONDS * attempt)
+    raise AssertionError("unreachable")  # the loop returns or raises
