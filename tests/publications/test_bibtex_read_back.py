@@ -256,7 +256,7 @@ def test_pandoc_reads_back_every_latin_letter_and_sign_as_written(tmp_path):
     path = tmp_path / "characters.bib"
     path.write_text(
         "".join(
-            f"@misc{{c{number}, title = {{{{x{exports._latex(character)}x}}}}}}\n"
+            f"@misc{{c{number}, title = {{{{x{exports.latex(character)}x}}}}}}\n"
             for number, character in enumerate(CHARACTERS)
         )
     )
