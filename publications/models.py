@@ -682,14 +682,17 @@ class Authorship(PublicationPart):
 
     objects = AuthorshipQuerySet.as_manager()  # type: ignore[misc]
 
-    # The researcher the row named when read (from_db): re-pointed to another, both profiles
-    # change (an outsider's `papers-of` scope is one no page follows: harmless).
+    # The researcher and the paper the row named when read (from_db): re-pointed to another,
+    # both profiles, or both papers, change (an outsider's `papers-of` scope is one no page
+    # follows: harmless).
     loaded_researcher_id: int | None = None
+    loaded_publication_id: int | None = None
 
     @classmethod
     def from_db(cls, db, field_names, values):
         row = super().from_db(db, field_names, values)
         row.loaded_researcher_id = row.__dict__.get("researcher_id")
+        row.loaded_publication_id = row.__dict__.get("publication_id")
         return row
 
     def counted_write(self) -> bool:
@@ -699,11 +702,16 @@ class Authorship(PublicationPart):
         write. Its name or position edited counts nothing (a search follows `publications`)."""
         if (said := wrote_any_of(self, ["researcher", "publication"])) is not None:
             return said
-        return self._state.db is None or self.loaded_researcher_id != self.researcher_id
+        return (
+            self.loaded_researcher_id != self.researcher_id
+            or self.loaded_publication_id != self.publication_id
+        )
 
     def cache_scopes(self) -> set[str]:
         loaded = self.loaded_researcher_id
         moved = {f"papers-of:{loaded}", f"facets-of:{loaded}"} if loaded else set()
+        if (paper := self.loaded_publication_id) and paper != self.publication_id:
+            moved |= paper_scopes(paper)  # the paper it left, and that paper's members
         return super().cache_scopes() | moved
 
     # The member or the outsider the row names, read from its one key: templates, the API and

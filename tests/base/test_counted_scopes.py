@@ -221,3 +221,14 @@ def test_a_chinese_title_given_or_changed_shows_on_the_chinese_list_at_once(clie
         Publication.objects.filter(pk=ring.pk).update(title_zh_hans="新环")
     response = client.get("/zh-hans/publications/?year=2024")
     assert ">新环</a>" in response.text
+
+
+def test_an_author_row_moved_to_another_paper_by_a_save_moves_both_papers_and_the_counts(ring):
+    klotski = Publication.objects.get(title="Klotski")
+    row = ring.authorships.get()
+    row.publication = klotski
+    row.position = 2
+    with transaction.atomic():
+        row.save()
+    scopes = scopes_of_last_change()
+    assert {f"paper:{ring.pk}", f"paper:{klotski.pk}", "facets"} <= scopes
