@@ -148,19 +148,15 @@ def _save_in_batches(
         progress("Saving", 0, len(chosen))
     done = 0
     while done < len(chosen):
-        keys = chosen[done : done + batch_size]
-        # Reviewed again as the database is now, outside the transaction so the write lock is
-        # held only while writing.
-        again = review_bibliography(
-            bibliography=Bibliography(entries=tuple(by_key[key] for key in keys), problems=())
-        )
-        still = {item.entry.key for item in again.entries if item.importable}
-
         # Editors and sign-ins waiting for SQLite's write lock get it between two batches; a
-        # batch that waited out its own busy timeout is saved again, not the import failed.
-        batch, keys = again_when_locked(
+        # batch that waited out its own busy timeout is reviewed and saved again, not the
+        # import failed (reviewed again: others wrote while it waited).
+        batch, keys, still = again_when_locked(
             partial(
-                _save_batch, again, still=still, keys=keys, reason=reason, batch_saved=batch_saved
+                _review_and_save_batch,
+                [by_key[key] for key in chosen[done : done + batch_size]],
+                reason=reason,
+                batch_saved=batch_saved,
             )
         )
         step_aside()
@@ -178,6 +174,19 @@ def _save_in_batches(
         venues=tuple(venues.values()),
         left_out=tuple(left_out),
     )
+
+
+def _review_and_save_batch(
+    entries: list[BibEntry], *, reason: str, batch_saved: BatchSaved | None
+) -> tuple["_Saved", list[str], set[str]]:
+    """One batch reviewed again as the database is now (outside the transaction, so the write
+    lock is held only while writing), then saved: what it saved, the keys it went through and
+    those still importable."""
+    keys = [entry.key for entry in entries]
+    again = review_bibliography(bibliography=Bibliography(entries=tuple(entries), problems=()))
+    still = {item.entry.key for item in again.entries if item.importable}
+    batch, keys = _save_batch(again, still=still, keys=keys, reason=reason, batch_saved=batch_saved)
+    return batch, keys, still
 
 
 def _save_batch(

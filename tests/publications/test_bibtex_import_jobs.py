@@ -323,3 +323,36 @@ def test_an_entry_whose_batch_waited_for_the_write_lock_is_still_saved(monkeypat
     )
     assert len(result.created) == Publication.objects.count() == 7
     assert batches == [[f"k{number:05}"] for number in range(7)]
+
+
+@pytest.mark.django_db(transaction=True)  # a batch is tried again outside any transaction
+def test_a_batch_that_waited_out_the_write_lock_is_reviewed_again_before_it_is_saved(monkeypatch):
+    """While a batch waited for SQLite's write lock, an editor added one of its papers: the
+    batch tried again does not add it a second time (it is reviewed again as the database is
+    then, as every batch is before its first try)."""
+    from django.db import OperationalError
+
+    from base import write_lock
+
+    bibliography = parse_bibtex(many(3))
+    save_batch = bibtex_importing._save_batch
+    tries = []
+
+    def locked_once(*args, **kwargs):
+        tries.append(kwargs["keys"])
+        if len(tries) == 1:
+            # Another writer's save lands while this batch waits for the lock, which runs out.
+            make_publication(title="Paper 1", year=2024)
+            raise OperationalError("database is locked")
+        return save_batch(*args, **kwargs)
+
+    monkeypatch.setattr(bibtex_importing, "_save_batch", locked_once)
+    monkeypatch.setattr(write_lock, "is_write_lock_timeout", lambda error: True)
+    monkeypatch.setattr(write_lock, "STEP_ASIDE_SECONDS", 0)
+    result = bibtex_importing.import_bibliography(
+        bibliography=bibliography, keys=[entry.key for entry in bibliography.entries], batch_size=3
+    )
+    assert len(tries) == 2
+    assert Publication.objects.filter(title="Paper 1").count() == 1
+    assert sorted(paper.title for paper in result.created) == ["Paper 0", "Paper 2"]
+    assert result.left_out == ("k00001",)
