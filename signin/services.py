@@ -21,10 +21,12 @@ from signin.roles import Role, RoleMapping, claim_values, role_for
 
 
 def claims_of(extra_data: Mapping[str, Any]) -> dict[str, Any]:
-    """One mapping of what the identity provider said: OpenID Connect's ID token overlaid with
-    its userinfo answer (allauth keeps both), or SAML's attributes as they are."""
+    """One mapping of what the identity provider said: OpenID Connect's userinfo answer
+    overlaid with its ID token (allauth keeps both), so that a claim the signed, checked ID
+    token carries (the groups that decide the role, the email address that links a profile)
+    is never replaced by the unsigned userinfo's; or SAML's attributes as they are."""
     if "id_token" in extra_data or "userinfo" in extra_data:
-        return {**(extra_data.get("id_token") or {}), **(extra_data.get("userinfo") or {})}
+        return {**(extra_data.get("userinfo") or {}), **(extra_data.get("id_token") or {})}
     return dict(extra_data)
 
 

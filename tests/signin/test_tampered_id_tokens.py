@@ -1,15 +1,17 @@
-"""An ID token the portal must not believe, sent by the real local provider
-(tests/signin/provider/tampering.py alters it at the provider's token endpoint): a payload
-changed after signing, another client's audience, another issuer, a time already past, a nonce
-the portal did not send. Each ends on the callback with a 400 and a sentence, nobody signed in,
-no login made."""
+"""An answer the portal must not believe, sent by the real local provider
+(tests/signin/provider/tampering.py alters it at the provider's token and userinfo endpoints):
+an ID token with a payload changed after signing, another client's audience, another issuer, a
+time already past or none, a nonce the portal did not send or one outside ASCII, a signature
+with HS256 and a shared secret; no ID token at all; a userinfo answer about another person.
+Each ends on the callback with a 400 and a sentence, nobody signed in, no login made."""
 
 import pytest
 from allauth.socialaccount.models import SocialAccount
 from django.contrib.auth import get_user_model
 
+from base.roles import EDIT_ALL
 from tests.signin.provider.prepare import TAMPERED
-from tests.signin.test_openid_connect_sign_in import provider_answer
+from tests.signin.test_openid_connect_sign_in import provider_answer, signed_in_user
 
 pytestmark = [
     pytest.mark.django_db(transaction=False),
@@ -18,7 +20,7 @@ pytestmark = [
 
 
 @pytest.mark.parametrize("username", sorted(TAMPERED))
-def test_an_id_token_that_cannot_be_believed_is_refused_with_400_and_nothing_is_made(
+def test_an_answer_that_cannot_be_believed_is_refused_with_400_and_nothing_is_made(
     client, username
 ):
     logins_before = get_user_model().objects.count()
@@ -38,3 +40,18 @@ def test_the_portal_asks_for_a_nonce_and_an_untouched_token_with_it_signs_in(cli
     assert "nonce=" in started["Location"]
     client.get(provider_answer(client, "ada"))
     assert "_auth_user_id" in client.session
+
+
+def test_an_id_token_naming_no_key_is_checked_with_the_one_key_the_provider_publishes(client):
+    """OpenID Connect Core §10.1 lets a provider with a single key leave `kid` out."""
+    client.get(provider_answer(client, "no-kid"))
+    assert signed_in_user(client).has_perm(EDIT_ALL)
+
+
+def test_the_role_comes_from_the_signed_id_token_not_from_the_unsigned_userinfo(client):
+    """The userinfo answer adds the editors' group; the ID token lists the person as a member
+    only, and the ID token is the one whose signature was checked."""
+    client.get(provider_answer(client, "userinfo-editor"))
+    user = signed_in_user(client)
+    assert not user.has_perm(EDIT_ALL)
+    assert not user.is_staff

@@ -18,6 +18,16 @@ TAMPERED = {
     "wrong-issuer": "it names another issuer",
     "expired": "it expired an hour ago",
     "wrong-nonce": "it carries a nonce the portal did not send",
+    "non-ascii-nonce": "it carries a nonce with letters outside ASCII",
+    "no-expiry": "it says nothing of when it expires",
+    "hs256": "it is signed with HS256 and a shared secret instead of the provider's RSA key",
+    "no-id-token": "the token response carries no ID token at all",
+    "userinfo-another-sub": "the userinfo answer names another person than the ID token",
+}
+# username: how the provider alters an answer that must still be believed
+SOUND = {
+    "no-kid": "its ID token's header names no key, and the provider publishes only one",
+    "userinfo-editor": "its userinfo answer adds the editors' group the ID token does not list",
 }
 # username: (email, groups, ORCID iD or "")
 USERS = {
@@ -28,6 +38,8 @@ USERS = {
     "twin": ("shared@institution.example", ["lab-members"], ""),
     # Editors whose ID token the provider alters (tampering.py): none may sign in.
     **{name: (f"{name}@institution.example", ["lab-editors"], "") for name in TAMPERED},
+    "no-kid": ("no-kid@institution.example", ["lab-editors"], ""),
+    "userinfo-editor": ("userinfo-editor@institution.example", ["lab-members"], ""),
 }
 
 
