@@ -489,13 +489,29 @@ if bool(SAML_METADATA_URL) != bool(SAML_IDP_ENTITY_ID):
     raise ImproperlyConfigured(
         "SAML_METADATA_URL and SAML_IDP_ENTITY_ID go together: set both, or neither."
     )
+# The issuer's answers (its keys, its tokens) are believed only over HTTPS, but on this machine.
+if OIDC_ISSUER_URL and urlsplit(OIDC_ISSUER_URL).scheme != "https":
+    if urlsplit(OIDC_ISSUER_URL).hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise ImproperlyConfigured(
+            f"OIDC_ISSUER_URL={OIDC_ISSUER_URL!r} is not an https:// address: the provider's "
+            "keys and tokens must come over HTTPS."
+        )
 # "Sign in with …" is a form posted here and redirected to the identity provider, and browsers
 # hold a form's redirects to its form-action: the provider's origin is allowed there, else
-# Chromium stops the sign-in at its first redirect.
+# Chromium stops the sign-in at its first redirect. Where the provider's sign-in page is on
+# another host than its issuer address or its metadata (a federation's metadata aggregator, an
+# authorization endpoint elsewhere), SIGNIN_FORM_ACTION_ORIGINS names it.
+SIGNIN_FORM_ACTION_ORIGINS = env_list("SIGNIN_FORM_ACTION_ORIGINS", [])
+for origin in SIGNIN_FORM_ACTION_ORIGINS:
+    if urlsplit(origin).scheme != "https" or urlsplit(origin).path not in ("", "/"):
+        raise ImproperlyConfigured(
+            f"SIGNIN_FORM_ACTION_ORIGINS names {origin!r}: give origins such as "
+            "https://idp.example.edu, separated by commas."
+        )
 CONTENT_SECURITY_POLICY["DIRECTIVES"]["form-action"] += sorted(
     {
         "{0.scheme}://{0.netloc}".format(urlsplit(url))
-        for url in (OIDC_ISSUER_URL, SAML_METADATA_URL)
+        for url in (OIDC_ISSUER_URL, SAML_METADATA_URL, *SIGNIN_FORM_ACTION_ORIGINS)
         if url
     }
 )

@@ -14,6 +14,15 @@ from tests.config.test_settings import load_setting, load_settings
         ({"OIDC_ISSUER_URL": "https://login.example.edu"}, "OIDC_CLIENT_ID and OIDC_CLIENT_SECRET"),
         ({"SAML_METADATA_URL": "https://idp.example.edu/metadata"}, "SAML_IDP_ENTITY_ID"),
         ({"SIGNIN_EDITOR_GROUPS": "staff,,admins"}, "SIGNIN_EDITOR_GROUPS="),
+        (
+            {
+                "OIDC_ISSUER_URL": "http://login.example.edu",
+                "OIDC_CLIENT_ID": "a",
+                "OIDC_CLIENT_SECRET": "b",
+            },
+            "must come over HTTPS",
+        ),
+        ({"SIGNIN_FORM_ACTION_ORIGINS": "idp.example.edu"}, "SIGNIN_FORM_ACTION_ORIGINS names"),
     ],
 )
 def test_a_half_configured_identity_provider_stops_start_up_naming_what_is_missing(
@@ -51,3 +60,15 @@ def test_the_identity_providers_origins_may_receive_the_sign_in_forms_redirect()
     assert "'https://idp.example.edu', 'https://login.example.edu']" in policy
     unconfigured = load_setting("CONTENT_SECURITY_POLICY", SECRET_KEY="k")
     assert """'form-action': ["'self'"]""" in unconfigured
+
+
+def test_a_sign_in_page_on_another_host_than_the_metadata_is_allowed_when_named():
+    """A federation publishes its metadata on one host and the university's sign-in page is on
+    another: the operator names that page's origin."""
+    policy = load_setting(
+        "CONTENT_SECURITY_POLICY",
+        SECRET_KEY="k",
+        **PROVIDERS,
+        SIGNIN_FORM_ACTION_ORIGINS="https://sso.example.edu",
+    )
+    assert "'https://sso.example.edu'" in policy
