@@ -490,12 +490,13 @@ if bool(SAML_METADATA_URL) != bool(SAML_IDP_ENTITY_ID):
         "SAML_METADATA_URL and SAML_IDP_ENTITY_ID go together: set both, or neither."
     )
 # The issuer's answers (its keys, its tokens) are believed only over HTTPS, but on this machine.
-if OIDC_ISSUER_URL and urlsplit(OIDC_ISSUER_URL).scheme != "https":
-    if urlsplit(OIDC_ISSUER_URL).hostname not in ("127.0.0.1", "localhost", "::1"):
-        raise ImproperlyConfigured(
-            f"OIDC_ISSUER_URL={OIDC_ISSUER_URL!r} is not an https:// address: the provider's "
-            "keys and tokens must come over HTTPS."
-        )
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+issuer = urlsplit(OIDC_ISSUER_URL)
+if OIDC_ISSUER_URL and issuer.scheme != "https" and issuer.hostname not in LOOPBACK_HOSTS:
+    raise ImproperlyConfigured(
+        f"OIDC_ISSUER_URL={OIDC_ISSUER_URL!r} is not an https:// address: the provider's "
+        "keys and tokens must come over HTTPS."
+    )
 # "Sign in with …" is a form posted here and redirected to the identity provider, and browsers
 # hold a form's redirects to its form-action: the provider's origin is allowed there, else
 # Chromium stops the sign-in at its first redirect. Where the provider's sign-in page is on
