@@ -7,13 +7,14 @@ from itertools import pairwise
 
 import django_filters
 from django import forms
+from django.conf import settings
 from django.contrib.postgres.search import SearchQuery
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, Exists, F, Q, Value
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Concat, StrIndex, Substr
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from base.filters import (
@@ -28,6 +29,7 @@ from base.filters import (
 )
 from base.partial_dates import FIRST_YEAR, LAST_YEAR
 from base.text import search_terms, word_start
+from base.translations import shown, translation_name
 from people.models import Person, ResearchArea, ResearchGroup
 from publications.models import (
     TITLE_SEARCH_VECTOR,
@@ -137,11 +139,21 @@ def _names_as_names(queryset, terms: list[str]):
 
 
 def published_choices(model):
-    """The (slug, name) of each published row of `model`, read on the first call only."""
+    """The (slug, name) of each published row of `model`, read on the first call only; the
+    name in the reader's language where staff translated it (a group's, an area's)."""
 
     @functools.cache
     def choices():
-        return list(model.objects.published().values_list("slug", "name"))
+        rows = model.objects.published()
+        language = get_language() or settings.LANGUAGE_CODE
+        translated = translation_name("name", language)
+        if language == settings.LANGUAGE_CODE or translated not in {
+            field.name for field in model._meta.concrete_fields
+        }:
+            return list(rows.values_list("slug", "name"))
+        return [
+            (row.slug, shown(row, "name").text) for row in rows.only("slug", "name", translated)
+        ]
 
     return choices
 

@@ -209,3 +209,12 @@ def test_the_network_caption_and_summary_are_joined_by_each_languages_own_colon(
     assert caption.startswith("Co-author network: ")
     caption = chinese.split('<figcaption id="network-caption">', 1)[1].split("</figcaption>", 1)[0]
     assert caption.startswith("合作网络：") and ": " not in caption
+
+
+def test_the_area_filter_names_each_area_in_the_readers_language(client, paper):
+    area = ResearchArea.objects.create(name="Cloud Systems", name_zh_hans="云系统", slug="cloud")
+    paper.areas.add(area)
+    chinese = page(client, "/zh-hans/publications/")
+    assert "云系统" in chinese
+    english = page(client, "/publications/")
+    assert "Cloud Systems" in english and "云系统" not in english
