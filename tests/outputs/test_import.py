@@ -3,6 +3,7 @@ into the same record, reviewed (duplicates by DOI and folded title, creators mat
 are, papers linked by DOI) with nothing written, saved only once confirmed; bad files refused
 with a sentence and nothing half-written."""
 
+import codecs
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from outputs.formats import MAX_FILE_BYTES, read_outputs
+from outputs.formats import MAX_CREATORS, MAX_FILE_BYTES, read_outputs
 from outputs.importing import IMPORTED, import_outputs, review_outputs
 from outputs.models import Output
 from people.models import ExternalPerson, Researcher
@@ -165,6 +166,8 @@ def test_an_unknown_licence_or_another_resource_type_cannot_be_imported_and_says
         (b'{"data": ', "not valid JSON"),
         (b"[" * 100_000 + b"]" * 100_000, "too deeply"),
         (b"cff-version: 1.2.0\nx: " + b"[" * 100_000 + b"]" * 100_000, "too deeply"),
+        (b"cff-version: 1.2.0\ndate-released: 2024-13-01\n", "an impossible date"),
+        (b"cff-version: 1.2.0\nversion: " + b"9" * 5000 + b"\n", "thousands of digits"),
     ],
 )
 def test_a_file_that_is_not_a_record_is_refused_with_a_sentence(data, says):
@@ -188,6 +191,20 @@ def test_a_file_too_large_or_with_ten_thousand_creators_is_refused_whole(lab):
     many = json.loads(ZENODO)
     many["metadata"]["creators"] = [{"name": f"Person {n}"} for n in range(10_000)]
     with pytest.raises(Unreadable, match="10,000 creators"):
+        read_outputs(json.dumps(many).encode())
+
+
+def test_a_json_file_saved_with_a_byte_order_mark_is_read_as_json():
+    [dataset] = read_outputs(codecs.BOM_UTF8 + DATACITE)
+    assert (dataset.source, dataset.title) == ("DataCite", "Klotski network traces")
+
+
+def test_a_file_naming_more_creators_in_all_than_an_import_reads_is_refused_whole():
+    """Each record stays under the limit of a record; together they are over the file's."""
+    record = json.loads(ZENODO)
+    record["metadata"]["creators"] = [{"name": f"Person {n}"} for n in range(MAX_CREATORS)]
+    many = [{**record, "metadata": {**record["metadata"], "title": f"Tool {n}"}} for n in range(11)]
+    with pytest.raises(Unreadable, match="names 5,500 creators in all"):
         read_outputs(json.dumps(many).encode())
 
 
