@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from outputs import admin_views
 from outputs.formats import MAX_CREATORS, MAX_FILE_BYTES, read_outputs
 from outputs.importing import IMPORTED, import_outputs, review_outputs
 from outputs.models import Output
@@ -287,3 +288,37 @@ def test_the_command_imports_a_citation_cff_and_refuses_a_bad_file(lab, tmp_path
 
 def _file(name: str, data: bytes) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, data, content_type="application/octet-stream")
+
+
+def test_a_person_added_while_confirming_is_a_message_and_the_review_again_with_nothing_written(
+    client, lab, editor_login, monkeypatch
+):
+    """The save checks what the review does not (an ORCID iD held once): a new external person
+    with the ORCID iD of a creator the review matched to nobody, added between the review and
+    the save, made the confirmation a server error. Now the import's one transaction rolls
+    back (the output it had saved first included) and the review is shown again."""
+    client.force_login(editor_login)
+    record = json.loads(ZENODO)
+    record["metadata"]["creators"][1]["orcid"] = "0000-0001-5109-3700"  # Ngozi Okafor
+    upload = {"file": _file("record.json", json.dumps(record).encode())}
+    document = client.post(IMPORT, upload).context["document"]
+    reviewed = admin_views.review_outputs
+    added = []
+
+    def review_then_someone_adds_the_person(*, outputs):
+        review = reviewed(outputs=outputs)
+        if not added:
+            added.append(make_outsider(name="N. Okafor", orcid="0000-0001-5109-3700"))
+        return review
+
+    monkeypatch.setattr(admin_views, "review_outputs", review_then_someone_adds_the_person)
+    before = written()
+    answer = client.post(IMPORT, {"document": document, "confirm": "1"})
+    assert answer.status_code == 400
+    assert "Nothing was imported: an output or a person this file names" in answer.text
+    assert "Ngozi Okafor (external person: N. Okafor)" in answer.text
+    assert answer.context["document"] == document
+    # The output was saved before its creators failed: rolled back; only the person added
+    # meanwhile is new.
+    assert written() == (before[0], before[1] + 1)
+    assert not Output.objects.filter(title="Klotski simulator").exists()
