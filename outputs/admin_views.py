@@ -9,7 +9,8 @@ import binascii
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -83,15 +84,28 @@ def import_outputs_view(model_admin: OutputModelAdmin, request: HttpRequest) -> 
 
 
 def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpResponse:
-    records = _records(request.POST.get("document", ""))
-    if records is None:
+    document = _document(request.POST.get("document", ""))
+    if document is None:
         messages.error(request, "The reviewed file did not come back whole: upload it again.")
         return redirect(reverse("admin:outputs_output_import"))
+    data, records = document
     review = review_outputs(outputs=records)
     left_out = set(request.POST.getlist("leave_out"))
     chosen = [key for key in review.importable_keys if key not in left_out]
     editor = request.user if isinstance(request.user, User) else None  # an editor: signed in
-    saved = import_outputs(review=review, chosen=chosen, user=editor)
+    try:
+        saved = import_outputs(review=review, chosen=chosen, user=editor)
+    except (ValidationError, IntegrityError):
+        # Someone added an output or a person the file names between this review and the save
+        # (the save checks uniqueness, the review does not). import_outputs is one transaction:
+        # nothing was written. The review shown again sees the new row.
+        messages.error(
+            request,
+            "Nothing was imported: an output or a person this file names was added to the site "
+            "while you confirmed. Here is the review again, as the site stands now.",
+        )
+        again = review_outputs(outputs=records)
+        return _render_review(model_admin, request, again, data=data, status=400)
     count = len(saved)
     messages.success(
         request,
@@ -102,16 +116,22 @@ def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpRespons
     return redirect(reverse("admin:outputs_output_changelist"))
 
 
-def _records(document: str) -> list[ReadOutput] | None:
+def _document(document: str) -> tuple[bytes, list[ReadOutput]] | None:
+    """The file the review form sent back, and its records; None if it did not come back whole."""
     try:
         data = base64.b64decode(document.encode("ascii"), validate=True)
-        return read_outputs(data, name="The file")
+        return data, read_outputs(data, name="The file")
     except (binascii.Error, UnicodeEncodeError, Unreadable):
         return None
 
 
 def _render_review(
-    model_admin: OutputModelAdmin, request: HttpRequest, review: OutputReview, *, data: bytes
+    model_admin: OutputModelAdmin,
+    request: HttpRequest,
+    review: OutputReview,
+    *,
+    data: bytes,
+    status: int = 200,
 ) -> HttpResponse:
     context = {
         **model_admin.admin_site.each_context(request),
@@ -120,4 +140,4 @@ def _render_review(
         "review": review,
         "document": base64.b64encode(data).decode("ascii"),
     }
-    return TemplateResponse(request, "admin/outputs/import_review.html", context)
+    return TemplateResponse(request, "admin/outputs/import_review.html", context, status=status)

@@ -4,10 +4,11 @@ format 1.2.0). Each is read into the same `ReadOutput`; outputs/importing.py rev
 
 The file is an upload, untrusted: it is refused whole, with a sentence, when it is larger than
 MAX_FILE_BYTES, neither JSON nor YAML, of another shape, holds more than MAX_RECORDS records or
-a record with more than MAX_CREATORS creators, or is YAML with anchors and aliases (a "billion
+a record with more than MAX_CREATORS creators or more than MAX_FILE_CREATORS in all, or is YAML with anchors and aliases (a "billion
 laughs" bomb expands them; a CITATION.cff has no need of them).
 """
 
+import codecs
 import datetime
 import re
 from collections.abc import Callable
@@ -27,6 +28,9 @@ from publications.identifiers.documents import Unreadable, dig, items, parse_jso
 MAX_FILE_BYTES = 1024 * 1024
 MAX_RECORDS = 500
 MAX_CREATORS = 500
+# Creators in the whole file: each is matched to the researchers at the review, so 500 records
+# of 500 creators each would be a quarter of a million matches; a lab's file names far fewer.
+MAX_FILE_CREATORS = 5000
 
 # The relations by which a record names a paper it belongs to (DataCite's relationType,
 # Zenodo's relation, compared without case). Version relations (IsVersionOf, IsNewVersionOf...)
@@ -76,7 +80,8 @@ def read_outputs(data: bytes, *, name: str = "The file") -> list[ReadOutput]:
     sentence for a file that is none of them or is out of bounds."""
     if len(data) > MAX_FILE_BYTES:
         raise Unreadable(too_large(len(data), name=name))
-    if data.lstrip()[:1] in (b"{", b"["):
+    # A JSON file saved with a byte order mark is JSON all the same (parse_json reads past it).
+    if data.removeprefix(codecs.BOM_UTF8).lstrip()[:1] in (b"{", b"["):
         document = parse_json(data, what=name)
         records, reader = _json_records(document, name=name)
     else:
@@ -102,6 +107,12 @@ def read_outputs(data: bytes, *, name: str = "The file") -> list[ReadOutput]:
                 f"{len(output.creators):,} creators; an import reads at most {MAX_CREATORS:,} "
                 "a record. Nothing was imported."
             )
+    creators = sum(len(output.creators) for output in read)
+    if creators > MAX_FILE_CREATORS:
+        raise Unreadable(
+            f"{name} names {creators:,} creators in all; an import reads at most "
+            f"{MAX_FILE_CREATORS:,} in one file. Split it into smaller files."
+        )
     return read
 
 
@@ -159,6 +170,13 @@ def _parse_yaml(data: bytes, *, name: str) -> Any:
         ) from None
     except RecursionError:
         raise Unreadable(f"{name} nests its values too deeply to be read.") from None
+    except ValueError:
+        # PyYAML builds dates and numbers with Python's own types, which refuse a 13th month
+        # or an integer over 4,300 digits with a ValueError rather than a YAMLError.
+        raise Unreadable(
+            f"{name} holds a value that cannot be read: an impossible date (such as "
+            "2024-13-01) or a number thousands of digits long."
+        ) from None
     except yaml.YAMLError as error:
         where = getattr(error, "problem_mark", None)
         line = f" (line {where.line + 1})" if where is not None else ""

@@ -66,6 +66,11 @@ class GrantInline(admin.TabularInline):
     formfield_overrides = URLS_AS_HTTPS
     show_change_link = True
 
+    def has_delete_permission(self, request, obj=None):
+        """Editors only, as on the grant's own page (GrantAdmin): a grant names the papers that
+        acknowledge it, papers a member may not author, and deleting it unlinks them all."""
+        return is_editor(request.user) and super().has_delete_permission(request, obj)
+
 
 @admin.register(Project)
 class ProjectAdmin(MemberScopedAdmin):
@@ -116,4 +121,24 @@ class GrantAdmin(MemberScopedAdmin):
 
     def member_queryset(self, queryset, person):
         """A member's grants are their projects' grants."""
-        return queryset.filter(project__in=Project.objects.with_person(person))
+        return queryset.filter(project__in=member_projects(person))
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        """A member picks one of their own projects, and must pick one: the autocomplete alone
+        would accept any project's key (a grant in another's "Funded by"), and a grant with no
+        project would drop out of the member's own list."""
+        if db_field.name == "project" and not is_editor(request.user):
+            kwargs["queryset"] = member_projects(person_of(request.user))
+            kwargs["required"] = True
+            kwargs["error_messages"] = {
+                "required": "Choose the project this grant funds: one you take part in.",
+                "invalid_choice": "Choose one of the projects you take part in.",
+            }
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+def member_projects(person):
+    """The projects a member edits, as ProjectAdmin lists them; none without a person."""
+    if person is None:
+        return Project.objects.none()
+    return Project.objects.with_person(person)

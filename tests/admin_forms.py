@@ -17,6 +17,22 @@ def inline_management(prefix: str, total: int = 0) -> dict[str, str]:
     }
 
 
+def existing_rows(prefix: str, parent_field: str, parent, rows, *fields: str) -> dict:
+    """The form data of an inline formset showing `rows` (saved rows of `parent`), each posted
+    with its `fields` as they stand; a field holding a foreign key is named without "_id"."""
+    data = {
+        **inline_management(prefix, total=len(rows)),
+        f"{prefix}-INITIAL_FORMS": str(len(rows)),
+    }
+    for number, row in enumerate(rows):
+        data[f"{prefix}-{number}-id"] = row.pk
+        data[f"{prefix}-{number}-{parent_field}"] = parent.pk
+        for field in fields:
+            value = getattr(row, f"{field}_id" if hasattr(row, f"{field}_id") else field)
+            data[f"{prefix}-{number}-{field}"] = "" if value is None else value
+    return data
+
+
 def post_person(client, person, **fields):
     """Post the person's change page with its name, slug and published flag, plus `fields`;
     every inline is posted empty unless `fields` holds its management form."""
@@ -44,7 +60,7 @@ def new_publication_form(**fields) -> dict:
 def publication_form(publication: Publication, **fields) -> dict:
     """The publication's change form as the admin posts it, with its authors."""
     authors = list(publication.authorships.order_by("position"))
-    data = {
+    return {
         "title": publication.title,
         "slug": publication.slug,
         "venue": publication.venue_id or "",
@@ -52,20 +68,11 @@ def publication_form(publication: Publication, **fields) -> dict:
         "type": publication.type,
         "status": publication.status,
         "is_published": "on" if publication.is_published else "",
-        **inline_management("authorships", total=0),
-        "authorships-INITIAL_FORMS": str(len(authors)),
-        "authorships-TOTAL_FORMS": str(len(authors)),
         **inline_management("awards"),
         **inline_management("links"),
+        # The researcher left out, the save would unlink the row from its member.
+        **existing_rows(
+            "authorships", "publication", publication, authors, "position", "name", "researcher"
+        ),
         **fields,
     }
-    for number, author in enumerate(authors):
-        data |= {
-            f"authorships-{number}-id": author.pk,
-            f"authorships-{number}-publication": publication.pk,
-            f"authorships-{number}-position": author.position,
-            f"authorships-{number}-name": author.name,
-            # Left out, the save would unlink the row from its member.
-            f"authorships-{number}-researcher": author.researcher_id or "",
-        }
-    return data

@@ -3,6 +3,7 @@ into the same record, reviewed (duplicates by DOI and folded title, creators mat
 are, papers linked by DOI) with nothing written, saved only once confirmed; bad files refused
 with a sentence and nothing half-written."""
 
+import codecs
 import json
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from outputs.formats import MAX_FILE_BYTES, read_outputs
+from outputs import admin_views
+from outputs.formats import MAX_CREATORS, MAX_FILE_BYTES, read_outputs
 from outputs.importing import IMPORTED, import_outputs, review_outputs
 from outputs.models import Output
 from people.models import ExternalPerson, Researcher
@@ -165,6 +167,8 @@ def test_an_unknown_licence_or_another_resource_type_cannot_be_imported_and_says
         (b'{"data": ', "not valid JSON"),
         (b"[" * 100_000 + b"]" * 100_000, "too deeply"),
         (b"cff-version: 1.2.0\nx: " + b"[" * 100_000 + b"]" * 100_000, "too deeply"),
+        (b"cff-version: 1.2.0\ndate-released: 2024-13-01\n", "an impossible date"),
+        (b"cff-version: 1.2.0\nversion: " + b"9" * 5000 + b"\n", "thousands of digits"),
     ],
 )
 def test_a_file_that_is_not_a_record_is_refused_with_a_sentence(data, says):
@@ -188,6 +192,20 @@ def test_a_file_too_large_or_with_ten_thousand_creators_is_refused_whole(lab):
     many = json.loads(ZENODO)
     many["metadata"]["creators"] = [{"name": f"Person {n}"} for n in range(10_000)]
     with pytest.raises(Unreadable, match="10,000 creators"):
+        read_outputs(json.dumps(many).encode())
+
+
+def test_a_json_file_saved_with_a_byte_order_mark_is_read_as_json():
+    [dataset] = read_outputs(codecs.BOM_UTF8 + DATACITE)
+    assert (dataset.source, dataset.title) == ("DataCite", "Klotski network traces")
+
+
+def test_a_file_naming_more_creators_in_all_than_an_import_reads_is_refused_whole():
+    """Each record stays under the limit of a record; together they are over the file's."""
+    record = json.loads(ZENODO)
+    record["metadata"]["creators"] = [{"name": f"Person {n}"} for n in range(MAX_CREATORS)]
+    many = [{**record, "metadata": {**record["metadata"], "title": f"Tool {n}"}} for n in range(11)]
+    with pytest.raises(Unreadable, match="names 5,500 creators in all"):
         read_outputs(json.dumps(many).encode())
 
 
@@ -270,3 +288,37 @@ def test_the_command_imports_a_citation_cff_and_refuses_a_bad_file(lab, tmp_path
 
 def _file(name: str, data: bytes) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, data, content_type="application/octet-stream")
+
+
+def test_a_person_added_while_confirming_is_a_message_and_the_review_again_with_nothing_written(
+    client, lab, editor_login, monkeypatch
+):
+    """The save checks what the review does not (an ORCID iD held once): a new external person
+    with the ORCID iD of a creator the review matched to nobody, added between the review and
+    the save, made the confirmation a server error. Now the import's one transaction rolls
+    back (the output it had saved first included) and the review is shown again."""
+    client.force_login(editor_login)
+    record = json.loads(ZENODO)
+    record["metadata"]["creators"][1]["orcid"] = "0000-0001-5109-3700"  # Ngozi Okafor
+    upload = {"file": _file("record.json", json.dumps(record).encode())}
+    document = client.post(IMPORT, upload).context["document"]
+    reviewed = admin_views.review_outputs
+    added = []
+
+    def review_then_someone_adds_the_person(*, outputs):
+        review = reviewed(outputs=outputs)
+        if not added:
+            added.append(make_outsider(name="N. Okafor", orcid="0000-0001-5109-3700"))
+        return review
+
+    monkeypatch.setattr(admin_views, "review_outputs", review_then_someone_adds_the_person)
+    before = written()
+    answer = client.post(IMPORT, {"document": document, "confirm": "1"})
+    assert answer.status_code == 400
+    assert "Nothing was imported: an output or a person this file names" in answer.text
+    assert "Ngozi Okafor (external person: N. Okafor)" in answer.text
+    assert answer.context["document"] == document
+    # The output was saved before its creators failed: rolled back; only the person added
+    # meanwhile is new.
+    assert written() == (before[0], before[1] + 1)
+    assert not Output.objects.filter(title="Klotski simulator").exists()

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from projects.models import Funder, Project
-from tests.admin_forms import inline_management
+from tests.admin_forms import existing_rows, inline_management
 from tests.factories import make_staff_login
 from tests.projects.conftest import make_project
 
@@ -148,3 +148,61 @@ def test_an_editor_sees_every_project_and_its_history(editor_client, lab_project
     assert editor_client.get(change_url(project)).status_code == 200
     history = reverse("admin:projects_project_history", args=[project.pk])
     assert editor_client.get(history).status_code == 200
+
+
+GRANT_ADD = reverse("admin:projects_grant_add")
+
+
+def test_a_member_attaches_a_grant_only_to_a_project_they_take_part_in(
+    client, editor, lab_projects, hang_login
+):
+    """The project picker searches the member's projects only, but the posted key was checked
+    against every project: a grant could land in another's "Funded by", or in no project.
+    An editor may still keep a grant without a project."""
+    client.force_login(hang_login)
+    grant = {"funder": lab_projects["erc"].pk, "award_number": "ERC-9"}
+    elsewhere = client.post(GRANT_ADD, {**grant, "project": lab_projects["engines"].pk})
+    assert elsewhere.status_code == 200
+    errors = elsewhere.context["adminform"].form.errors
+    assert errors["project"] == ["Choose one of the projects you take part in."]
+    nowhere = client.post(GRANT_ADD, {**grant, "project": ""})
+    assert nowhere.status_code == 200
+    assert (
+        "Choose the project this grant funds"
+        in nowhere.context["adminform"].form.errors["project"][0]
+    )
+    assert not lab_projects["engines"].grants.filter(award_number="ERC-9").exists()
+    own = client.post(GRANT_ADD, {**grant, "project": lab_projects["klotski"].pk})
+    assert own.status_code == 302
+    assert lab_projects["klotski"].grants.filter(award_number="ERC-9").exists()
+    client.force_login(editor)
+    orphan = client.post(GRANT_ADD, {**grant, "award_number": "ERC-10", "project": ""})
+    assert orphan.status_code == 302
+
+
+def test_a_member_deletes_a_grant_neither_on_its_page_nor_from_the_project(
+    client, lab_projects, hang_login
+):
+    """Both pages agree: only editors delete grants (a grant carries the papers that
+    acknowledge it, which may be other people's)."""
+    client.force_login(hang_login)
+    project, grant = lab_projects["klotski"], lab_projects["grant"]
+    page = client.get(change_url(project))
+    assert page.status_code == 200
+    assert 'name="grants-0-DELETE"' not in page.text
+    people = list(project.people.order_by("position"))
+    data = {
+        "title": project.title,
+        "slug": project.slug,
+        "start": "2023-09",
+        "is_published": "on",
+        "summary": project.summary,
+        **existing_rows("people", "project", project, people, "position", "researcher", "role"),
+        **existing_rows("grants", "project", project, [grant], "funder", "award_number"),
+        "grants-0-DELETE": "on",
+    }
+    answer = client.post(change_url(project), data)
+    assert answer.status_code == 302, answer.context["errors"]
+    assert project.grants.filter(pk=grant.pk).exists()
+    delete = reverse("admin:projects_grant_delete", args=[grant.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
