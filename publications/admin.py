@@ -336,7 +336,7 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
     fieldsets = [
         (
             None,
-            {"fields": [("title", "title_zh_hans"), "slug", ("venue", "year"), ("type", "status")]},
+            {"fields": ["title", "title_zh_hans", "slug", ("venue", "year"), ("type", "status")]},
         ),
         ("On the site", {"fields": ["is_published", "is_featured"]}),
         (

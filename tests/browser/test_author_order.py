@@ -30,7 +30,7 @@ def editor_page(browser, site_url):
 
 def add_paper_with_five_authors(page, title: str) -> None:
     page.goto("/admin/publications/publication/add/")
-    page.get_by_label("Title").fill(title)
+    page.get_by_label("Title:", exact=True).fill(title)
     page.get_by_label("Year").fill("2026")
     for index, name in enumerate(NAMES):
         if index:

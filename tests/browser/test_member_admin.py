@@ -48,7 +48,7 @@ def test_a_member_lands_on_their_profile_edits_it_and_adds_a_paper_at_a_new_venu
     expect(page.get_by_label("Position title")).to_have_value("Ph.D. Candidate")
 
     page.get_by_role("link", name="Add a paper").click()
-    page.get_by_label("Title").fill("A Paper at a Brand New Venue")
+    page.get_by_label("Title:", exact=True).fill("A Paper at a Brand New Venue")
     page.get_by_label("Year").fill("2026")
     with page.expect_popup() as opened:
         page.locator("#add_id_venue").click()

@@ -22,7 +22,7 @@ def test_staff_adds_a_publication_with_a_member_author_and_finds_it_by_venue(bro
     expect(page.get_by_role("heading", name="What to edit")).to_be_visible()
 
     page.goto("/admin/publications/publication/add/")
-    page.get_by_label("Title").press_sequentially(TITLE)
+    page.get_by_label("Title:", exact=True).press_sequentially(TITLE)
     expect(page.get_by_label("Slug")).to_have_value("scheduling-posters-in-a-browser-made-test")
     choose_in_autocomplete(page, page.locator(".field-venue"), "Hot", "HotCloud")
     page.get_by_label("Year").fill("2026")
