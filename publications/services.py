@@ -46,8 +46,11 @@ def author_name_index() -> AuthorNames:
     an author is linked only when the name says unambiguously who it is. Two queries.
     """
     people: list[Person | ExternalPerson] = [
-        *Person.objects.only("name", "slug", "aliases", "is_published"),
-        *ExternalPerson.objects.only("name", "slug", "aliases", "affiliation"),
+        # In one order (by name, then address), so namesakes are listed alike on every database.
+        *Person.objects.only("name", "slug", "aliases", "is_published").order_by("name", "slug"),
+        *ExternalPerson.objects.only("name", "slug", "aliases", "affiliation").order_by(
+            "name", "slug"
+        ),
     ]
     by_name: dict[str, list[Person | ExternalPerson]] = {}
     for person in people:
