@@ -114,19 +114,27 @@ def bump_stamp(scopes: Iterable[str] | None = None) -> None:
     The stamp is "<epoch>.<number>": changes are numbered, and what change n touched is kept
     under its number, so a value kept at change m is known still good at change n when none of
     m+1 … n touched its scopes. The epoch is new whenever the numbering is lost (an emptied
-    cache): then nothing kept before is trusted."""
+    cache, or its count alone culled or evicted): then nothing kept before is trusted."""
     touched = frozenset(scopes) if scopes is not None else frozenset({EVERYTHING})
     epoch = caches.read(caches.EPOCH_KEY)
+    new_epoch = False
     if epoch is None:
-        caches.add(caches.EPOCH_KEY, secrets.token_hex(4), None)
+        new_epoch = caches.add(caches.EPOCH_KEY, secrets.token_hex(4), None)
         epoch = caches.read(caches.EPOCH_KEY)
     if epoch:
-        counter = caches.change_counter_key(epoch)
         for _ in range(10):
+            counter = caches.change_counter_key(epoch)
             try:
                 number = caches.increment(counter)
             except ValueError:
-                caches.add(counter, 0, None)
+                if not new_epoch:
+                    # The epoch's count was lost while the epoch stayed (a culled file, an
+                    # evicted key): counting again from 1 would give numbers already given, and
+                    # a value kept at a higher one would look newer than the changes after it.
+                    # A new epoch instead, which trusts nothing kept before.
+                    epoch, new_epoch = secrets.token_hex(4), True
+                    caches.write(caches.EPOCH_KEY, epoch, None)
+                caches.add(caches.change_counter_key(epoch), 0, None)
                 continue
             # Another process given the same number (files count by a read and a write) loses
             # the claim and takes the next one.
@@ -150,7 +158,9 @@ def changes_between(old: str, new: str) -> list[Change] | None:
     """The changes made after stamp `old` up to stamp `new`; None when they are not all known
     (another epoch, too many, a record lost)."""
     before, after = _version(old), _version(new)
-    if before is None or after is None or before[0] != after[0]:
+    # Another epoch, or a number lower than the value's (a stamp from a count started again):
+    # not known.
+    if before is None or after is None or before[0] != after[0] or after[1] < before[1]:
         return None
     epoch, first, last = after[0], before[1] + 1, after[1]
     if last - first >= MOST_CHANGES_READ:

@@ -6,10 +6,12 @@ Used by the test of concurrent admin saves (tests/config/test_concurrent_admin_s
 load script (benchmarks/load.py).
 """
 
+import atexit
 import contextlib
 import html
 import os
 import re
+import shutil
 import subprocess
 import sys
 import urllib.error
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from http.cookiejar import CookieJar
 from pathlib import Path
+from tempfile import mkdtemp
 
 PROJECT = Path(__file__).resolve().parent.parent
 STAFF_PASSWORD = "a-long-live-site-password"
@@ -35,6 +38,9 @@ def site_environment(folder: Path, **overrides: str) -> dict[str, str]:
         "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
         "STATIC_ROOT": str(folder / "static"),
         "MEDIA_ROOT": str(folder / "media"),
+        # A cache of its own, not the folder every site on the machine shares by default
+        # (another run's files there count towards its culling).
+        "CACHE_URL": f"file://{folder / 'cache'}",
         "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD,
         "LOG_LEVEL": "ERROR",
         **overrides,
@@ -63,7 +69,7 @@ def prepare_site(
 ):
     """Migrate, seed, collect static files (unless STATIC_ROOT holds them already: the tests'
     `collected_static` fixture) and create a superuser per name in `staff`."""
-    manage(environment, "migrate", "--noinput", project=project)
+    migrated(environment, project=project)
     if collect_static:
         manage(environment, "collectstatic", "--noinput", project=project)
     create_staff = (
@@ -74,6 +80,70 @@ def prepare_site(
         f"    User.objects.create_superuser(name, name + '@example.org', {STAFF_PASSWORD!r})\n"
     )
     manage(environment, "shell", "-c", create_staff, project=project)
+
+
+# Databases `manage.py migrate` made once in this process, copied for each site that needs one
+# (migrated): one per database server.
+_MIGRATED: dict[str, str] = {}
+
+
+def migrated(environment: dict[str, str], *, project: Path = PROJECT) -> None:
+    """The environment's database (empty or missing) holding the schema and rows `manage.py
+    migrate` makes, as if migrate had just run on it.
+
+    Migrate runs for real once per test process and database server; every later site gets a
+    copy of what it made: the SQLite file copied, on PostgreSQL a database created with that
+    one as its template. Running all the migrations takes 20 to 40 s on a CI machine, and a
+    dozen tests each want a freshly migrated site (backups, restores, served sites); what they
+    test starts after migrate, and the suite's own test database and its migration tests run
+    the migrations themselves. A project other than this one is migrated for real each time."""
+    url = environment["DATABASE_URL"]
+    if project != PROJECT:
+        manage(environment, "migrate", "--noinput", project=project)
+        return
+    if url.startswith("sqlite:"):
+        if "sqlite" not in _MIGRATED:
+            folder = Path(mkdtemp(prefix="migrated-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            template = folder / "site.sqlite3"
+            manage({**environment, "DATABASE_URL": f"sqlite:///{template}"}, "migrate", "--noinput")
+            _MIGRATED["sqlite"] = str(template)
+        target = Path(urllib.parse.urlsplit(url).path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{target}{suffix}").unlink(missing_ok=True)
+        shutil.copyfile(_MIGRATED["sqlite"], target)
+        return
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    server = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    name = parts.path.lstrip("/")
+    if server not in _MIGRATED:
+        template = f"lab_migrated_template_{os.getpid()}"
+        with psycopg.connect(server, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {template} WITH (FORCE)")
+            connection.execute(f"CREATE DATABASE {template}")
+        atexit.register(_drop_database, server, template)
+        manage(
+            {
+                **environment,
+                "DATABASE_URL": urllib.parse.urlunsplit(parts._replace(path=f"/{template}")),
+            },
+            "migrate",
+            "--noinput",
+        )
+        _MIGRATED[server] = template
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name} TEMPLATE {_MIGRATED[server]}")
+
+
+def _drop_database(server: str, name: str) -> None:
+    import psycopg
+
+    with contextlib.suppress(psycopg.Error), psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @contextlib.contextmanager

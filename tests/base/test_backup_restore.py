@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.live_site import PROJECT, manage, site_environment
+from tests.live_site import PROJECT, manage, migrated, site_environment
 
 POSTGRES_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRES = POSTGRES_URL.startswith(("postgres://", "postgresql://"))
@@ -91,7 +91,7 @@ def test_backup_then_restore_into_an_empty_database_reproduces_every_row_and_fil
 ):
     source = site_environment(tmp_path / "source", DATABASE_URL=database_urls["source"], DEBUG="1")
     target = site_environment(tmp_path / "target", DATABASE_URL=database_urls["target"], DEBUG="1")
-    manage(source, "migrate", "--noinput")
+    migrated(source)
     manage(source, "shell", "-c", "from tests.backup_scenario import build; build()")
     archive = tmp_path / "site.tar.gz"
 
@@ -144,7 +144,7 @@ def small_backup(tmp_path_factory) -> Path:
     before any database is written.)"""
     folder = tmp_path_factory.mktemp("small-source")
     source = site_environment(folder, DEBUG="1")
-    manage(source, "migrate", "--noinput")
+    migrated(source)
     photo = Path(source["MEDIA_ROOT"]) / "people" / "portrait.jpg"
     photo.parent.mkdir(parents=True)
     photo.write_bytes(b"a portrait" * 100)
@@ -334,13 +334,13 @@ def test_restore_into_a_database_migrate_has_just_made_is_accepted(tmp_path, dat
     """The usual habit: `migrate` first, then `restore`."""
     source = site_environment(tmp_path / "source", DATABASE_URL=database_urls["source"], DEBUG="1")
     target = site_environment(tmp_path / "target", DATABASE_URL=database_urls["target"], DEBUG="1")
-    manage(source, "migrate", "--noinput")
+    migrated(source)
     manage(
         source, "shell", "-c", "from tests.factories import make_publication; make_publication()"
     )
     archive = tmp_path / "site.tar.gz"
     manage(source, "backup", "--output", str(archive))
-    manage(target, "migrate", "--noinput")
+    migrated(target)
 
     restored = manage(target, "restore", str(archive))
 

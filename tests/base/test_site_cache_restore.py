@@ -2,7 +2,7 @@
 no page cached before it is served after (base/site_cache.py)."""
 
 from tests.base.test_backup_restore import database_urls  # noqa: F401  (the fixture)
-from tests.live_site import manage, site_environment
+from tests.live_site import manage, migrated, site_environment
 
 STAMP = "from base.site_cache import current_stamp; print(current_stamp())"
 
@@ -15,7 +15,7 @@ def test_a_restore_moves_the_change_stamp(tmp_path, database_urls):  # noqa: F81
         )
         for side in ("source", "target")
     )
-    manage(source, "migrate", "--noinput")
+    migrated(source)
     archive = tmp_path / "site.tar.gz"
     manage(source, "backup", "--output", str(archive))
     before = manage(target, "shell", "-c", STAMP)

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from base.accessibility import NU, VIEWPORTS, pages_checked_by
+from tests.live_site import migrated
 from tests.tools import chromium_path
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -125,6 +126,13 @@ def server_database_url(tmp_path_factory) -> str:
         connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+def site_redis_url() -> str:
+    """REDIS_URL's server, in its database 1 (the tests of the cache backends use the one it
+    names)."""
+    url = os.environ.get("REDIS_URL", "")
+    return urlunsplit(urlsplit(url)._replace(path="/1")) if url else ""
+
+
 @pytest.fixture(scope="session")
 def server_environment(tmp_path_factory, server_database_url, collected_static) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("browser-site")
@@ -136,6 +144,11 @@ def server_environment(tmp_path_factory, server_database_url, collected_static) 
         "DATABASE_URL": server_database_url,
         "STATIC_ROOT": str(collected_static),
         "MEDIA_ROOT": str(folder / "media"),
+        # The shared cache as several app servers use it: the Redis server REDIS_URL names (CI's
+        # PostgreSQL run), in a database of the site's own; else a folder of its own, not the
+        # default one every site on the machine shares (CI runs the SQLite and PostgreSQL
+        # suites at once, and another's files there count towards culling).
+        "CACHE_URL": site_redis_url() or f"file://{folder / 'cache'}",
         # Uploaded photos served by the test server itself (tests/browser/test_people_cards.py).
         "SERVE_MEDIA": "1",
         "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD,
@@ -160,7 +173,7 @@ def site_url(server_environment) -> str:
         if result.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr[-3000:]}")
 
-    manage("migrate", "--noinput")
+    migrated(server_environment)
     manage("seed")
     manage("build_related_papers")
     manage("createsuperuser", "--noinput", "--username", STAFF_USER, "--email", "e@example.org")
