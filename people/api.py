@@ -7,7 +7,6 @@ every site and every harvester.
 
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
 from ninja import Field, Query, Router, Schema
@@ -18,6 +17,7 @@ from base.api import (
     PageOut,
     PageQuery,
     WebLinkOut,
+    add_detail,
     add_filtered_list,
     api_list,
     links_data,
@@ -227,14 +227,9 @@ add_filtered_list(
 )
 
 
-@router.get(
-    "/people/{slug}/",
-    response={200: PersonOut, **ERRORS},
-    operation_id="get_person",
-    summary="One person, with their CV",
-)
-def get_person(request, slug: str):
-    person = get_object_or_404(Person.objects.published().for_profile(), slug=slug)
+@add_detail(router, "/people/{slug}/", PersonOut, lambda: Person.objects.published().for_profile())
+def get_person(person: Person, request: HttpRequest) -> dict:
+    """One person, with their CV"""
     return {
         **person_summary(person, request),
         "affiliations": person.affiliation_list,
@@ -347,14 +342,14 @@ def list_groups(request, query: Query[PageQuery]):
     return page_of(request, groups, per_page=GROUPS_PER_PAGE, row=group_summary)
 
 
-@department_router.get(
+@add_detail(
+    department_router,
     "/groups/{slug}/",
-    response={200: GroupOut, **ERRORS},
-    operation_id="get_group",
-    summary="One research group, with its members",
+    GroupOut,
+    lambda: ResearchGroup.objects.published().for_index(),
 )
-def get_group(request, slug: str):
-    group = get_object_or_404(ResearchGroup.objects.published().for_index(), slug=slug)
+def get_group(group: ResearchGroup, request: HttpRequest) -> dict:
+    """One research group, with its members"""
     members = group.memberships.listed().select_related("person")
     alumni = Person.objects.published().former_members_of(group).order_by("name", "slug")
     return {
@@ -397,14 +392,9 @@ def list_areas(request, query: Query[PageQuery]):
     return page_of(request, areas, per_page=AREAS_PER_PAGE, row=area_summary)
 
 
-@department_router.get(
-    "/areas/{slug}/",
-    response={200: AreaOut, **ERRORS},
-    operation_id="get_area",
-    summary="One research area, with its groups and people",
-)
-def get_area(request, slug: str):
-    area = get_object_or_404(ResearchArea.objects.published(), slug=slug)
+@add_detail(department_router, "/areas/{slug}/", AreaOut, lambda: ResearchArea.objects.published())
+def get_area(area: ResearchArea, request: HttpRequest) -> dict:
+    """One research area, with its groups and people"""
     groups = ResearchGroup.objects.published().filter(areas=area)
     # The directory's order, without the links its cards show.
     people = Person.objects.published().in_areas(area).for_directory().prefetch_related(None)

@@ -11,6 +11,7 @@ from base.api import (
     PageOut,
     PageQuery,
     WebLinkOut,
+    add_detail,
     api_list,
     filter_parameters,
     filtered_page,
@@ -171,14 +172,14 @@ def list_publications(request, filters: Query[PublicationQuery]):  # type: ignor
     }
 
 
-@router.get(
+@add_detail(
+    router,
     "/publications/{slug}/",
-    response={200: PublicationOut, **ERRORS},
-    operation_id="get_publication",
-    summary="One publication",
+    PublicationOut,
+    lambda: Publication.objects.published().for_listing(),
 )
-def get_publication(request, slug: str):
-    publication = get_object_or_404(Publication.objects.published().for_listing(), slug=slug)
+def get_publication(publication: Publication, request: HttpRequest) -> dict:
+    """One publication"""
     return {
         **publication_summary(publication, request),
         "abstract": publication.abstract,
