@@ -10,6 +10,7 @@ today's values as examples (`with_choices`): the schema does not freeze today's 
 
 import copy
 import datetime
+import inspect
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -210,6 +211,42 @@ def add_filtered_list(
         summary=summary,
         description=description,
     )(list_rows)
+
+
+Rows = TypeVar("Rows", bound=Callable[[], QuerySet[Any]])
+
+
+def add_paged_list(
+    router: Router,
+    path: str,
+    page: type[Schema],
+    *,
+    summary: str,
+    row: Callable[[Any, HttpRequest], dict[str, Any]],
+    per_page: int,
+) -> Callable[[Rows], Rows]:
+    """Decorate the function that gives a list's rows, in their order, for the list operation
+    at `path` that has no filters, only pages (`page` its schema, `per_page` rows each made by
+    `row`). The function's name is the operation's id and URL name ("api:list_groups"), its
+    docstring (the order) the operation's description. The research groups, the areas and the
+    venues are this one operation.
+    """
+
+    def register(rows: Rows) -> Rows:
+        def list_rows(request: HttpRequest, query: Query[PageQuery]) -> dict[str, Any]:
+            return page_of(request, rows(), per_page=per_page, row=row)
+
+        router.get(
+            path,
+            response={200: page, **ERRORS},
+            operation_id=rows.__name__,
+            url_name=rows.__name__,
+            summary=summary,
+            description=inspect.getdoc(rows),
+        )(list_rows)
+        return rows
+
+    return register
 
 
 Detail = TypeVar("Detail", bound=Callable[[Any, HttpRequest], dict[str, Any]])

@@ -9,20 +9,18 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.http import urlencode
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Router, Schema
 
 from base.api import (
-    ERRORS,
     NamedPageOut,
     PageOut,
-    PageQuery,
     WebLinkOut,
     add_detail,
     add_filtered_list,
+    add_paged_list,
     api_list,
     links_data,
     page_link,
-    page_of,
 )
 from people.filters import PersonFilter
 from people.models import ExternalPerson, Person, ResearchArea, ResearchGroup
@@ -330,16 +328,17 @@ def group_summary(group: ResearchGroup, request: HttpRequest) -> dict:
     }
 
 
-@department_router.get(
+@add_paged_list(
+    department_router,
     "/groups/",
-    response={200: GroupPage, **ERRORS},
-    operation_id="list_groups",
+    GroupPage,
     summary="Research groups, as on /groups/",
+    row=group_summary,
+    per_page=GROUPS_PER_PAGE,
 )
-def list_groups(request, query: Query[PageQuery]):
+def list_groups():
     """In the order staff gave them, then by name (unique)."""
-    groups = ResearchGroup.objects.published().for_index().order_by("position", "name")
-    return page_of(request, groups, per_page=GROUPS_PER_PAGE, row=group_summary)
+    return ResearchGroup.objects.published().for_index().order_by("position", "name")
 
 
 @add_detail(
@@ -380,16 +379,17 @@ def area_summary(area: ResearchArea, request: HttpRequest) -> dict:
     }
 
 
-@department_router.get(
+@add_paged_list(
+    department_router,
     "/areas/",
-    response={200: AreaPage, **ERRORS},
-    operation_id="list_areas",
+    AreaPage,
     summary="Research areas, as on /areas/",
+    row=area_summary,
+    per_page=AREAS_PER_PAGE,
 )
-def list_areas(request, query: Query[PageQuery]):
+def list_areas():
     """By name (unique)."""
-    areas = ResearchArea.objects.published().order_by("name")
-    return page_of(request, areas, per_page=AREAS_PER_PAGE, row=area_summary)
+    return ResearchArea.objects.published().order_by("name")
 
 
 @add_detail(department_router, "/areas/{slug}/", AreaOut, lambda: ResearchArea.objects.published())

@@ -9,14 +9,13 @@ from ninja import Field, Query, Router, Schema
 from base.api import (
     ERRORS,
     PageOut,
-    PageQuery,
     WebLinkOut,
     add_detail,
+    add_paged_list,
     api_list,
     filter_parameters,
     filtered_page,
     links_data,
-    page_of,
 )
 from publications import exports
 from publications.filters import (
@@ -203,15 +202,16 @@ def venue_data(venue: Venue, request: HttpRequest) -> dict:
     }
 
 
-@router.get(
+@add_paged_list(
+    router,
     "/venues/",
-    response={200: VenuePage, **ERRORS},
-    operation_id="list_venues",
+    VenuePage,
     summary="Venues, with how many publications each has",
+    row=venue_data,
+    per_page=VENUES_PER_PAGE,
 )
-def list_venues(request, query: Query[PageQuery]):
-    venues = venues_with_counts().order_by("short_name")
-    return page_of(request, venues, per_page=VENUES_PER_PAGE, row=venue_data)
+def list_venues():
+    return venues_with_counts().order_by("short_name")
 
 
 @router.get(
