@@ -283,7 +283,7 @@ def add_detail(
             response={200: out, **ERRORS},
             operation_id=detail.__name__,
             url_name=detail.__name__,
-            summary=detail.__doc__,
+            summary=inspect.getdoc(detail),
         )(get_row)
         return detail
 
