@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test install migrations-check messages lint format bench bench-bibtex bench-export load vnu screenshots
+.PHONY: run serve test install migrations-check messages lint format bench bench-bibtex bench-export load vnu screenshots duplicates
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,11 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/mypy
+
+## Issue 25's count of duplicated code (docs/decisions/duplicates.md): the `duplicates` tool over
+## the tracked files without the migration folders; the first line is the count, MOST=200 lists more.
+duplicates:
+	.ci/duplicates
 
 format: install
 	$(BIN)/ruff check --fix .

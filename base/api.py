@@ -10,6 +10,7 @@ today's values as examples (`with_choices`): the schema does not freeze today's 
 
 import copy
 import datetime
+import inspect
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -19,6 +20,7 @@ from django.core.paginator import InvalidPage, Paginator
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
 from ninja import Field, Query, Router, Schema
@@ -209,6 +211,83 @@ def add_filtered_list(
         summary=summary,
         description=description,
     )(list_rows)
+
+
+Rows = TypeVar("Rows", bound=Callable[[], QuerySet[Any]])
+
+
+def add_paged_list(
+    router: Router,
+    path: str,
+    page: type[Schema],
+    *,
+    summary: str,
+    row: Callable[[Any, HttpRequest], dict[str, Any]],
+    per_page: int,
+) -> Callable[[Rows], Rows]:
+    """Decorate the function that gives a list's rows, in their order, for the list operation
+    at `path` that has no filters, only pages (`page` its schema, `per_page` rows each made by
+    `row`). The function's name is the operation's id and URL name ("api:list_groups"), its
+    docstring (the order) the operation's description. The research groups, the areas and the
+    venues are this one operation.
+    """
+
+    def register(rows: Rows) -> Rows:
+        def list_rows(request: HttpRequest, query: Query[PageQuery]) -> dict[str, Any]:
+            return page_of(request, rows(), per_page=per_page, row=row)
+
+        router.get(
+            path,
+            response={200: page, **ERRORS},
+            operation_id=rows.__name__,
+            url_name=rows.__name__,
+            summary=summary,
+            description=inspect.getdoc(rows),
+        )(list_rows)
+        return rows
+
+    return register
+
+
+Detail = TypeVar("Detail", bound=Callable[[Any, HttpRequest], dict[str, Any]])
+
+
+def add_detail(
+    router: Router,
+    path: str,
+    out: type[Schema],
+    rows: Callable[[], QuerySet[Any]],
+    *,
+    changes_at: Callable[[Any], datetime.datetime | None] | None = None,
+) -> Callable[[Detail], Detail]:
+    """Decorate the function that makes one row's data (`out` its schema) from the row and the
+    request: it answers `path` ("/news/{slug}/") with the row of `rows()` with that slug, or 404
+    (ErrorOut). The function's name is the operation's id and URL name ("api:get_news"), its
+    docstring the operation's summary. `changes_at`, for a row that changes with time (an
+    event until it is over): when it stops being true (true_until).
+
+    The API's news item, event, output, project, paper, person, group and area are each this
+    one operation with their own rows (a function: a queryset made at import would keep the
+    day it was made in a "current members" condition).
+    """
+
+    def register(detail: Detail) -> Detail:
+        def get_row(request: HttpRequest, response: HttpResponse, slug: str) -> dict[str, Any]:
+            row = get_object_or_404(rows(), slug=slug)
+            if changes_at is not None:
+                true_until(response, changes_at(row))
+            return detail(row, request)
+
+        router.get(
+            path,
+            response={200: out, **ERRORS},
+            operation_id=detail.__name__,
+            url_name=detail.__name__,
+            summary=inspect.getdoc(detail),
+        )(get_row)
+        return detail
+
+    return register
 
 
 NO_NULL_CHARACTER = r"^[^\x00]*$"

@@ -76,13 +76,13 @@ class YearChart:
 
 
 def year_chart(
-    counts: dict[int, int],
+    counts: dict[int, int] | dict[int | None, int],
     *,
     link: Callable[[int], str],
     selected: Callable[[int], bool] = lambda year: False,
 ) -> YearChart | None:
-    """Bars for every year from the first to the last with a count (empty years are gaps), or
-    None when nothing is counted."""
+    """Bars for every year from the first to the last with a count (empty years are gaps; the
+    undated papers, counted under None, have no bar), or None when nothing is counted."""
     years = sorted(year for year, count in counts.items() if count and year is not None)
     if not years:
         return None

@@ -16,10 +16,13 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.options import InlineModelAdmin
+from django.core.exceptions import ValidationError
 from django.core.paginator import InvalidPage, Paginator
 from django.db import models
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
+
+from base.roles import is_editor, person_of
 
 # Rows shown at once: rendering a row of the admin takes about 15 ms, so a page of 50 opens
 # in about a second however long the list is (benchmarks/admin_authors.py measures it).
@@ -220,3 +223,45 @@ class OrderedTabularInline(OrderedInline, admin.TabularInline[Any, Any]):
 
 class OrderedStackedInline(OrderedInline, admin.StackedInline[Any, Any]):
     template = "admin/edit_inline/ordered_stacked.html"
+
+
+class CreditRowFormSet(OrderedRowFormSet):
+    """The ordered rows crediting researchers (an output's creators, a project's people): at
+    least one, and a member keeps themself among them: they edit only the records they are
+    credited in, so a save leaving them out would lock them out of their own record. A
+    subclass says both in its own words."""
+
+    member: Any = None  # set per request by CreditRowInline for members
+    none_left = "Name at least one person."
+    member_left_out = "Keep yourself among the people: you can only edit what you take part in."
+
+    def clean(self) -> None:
+        super().clean()
+        kept = [
+            form.cleaned_data.get("researcher")
+            for form in self.forms
+            if form not in self.deleted_forms
+            and form.is_valid()
+            and form.cleaned_data.get("researcher") is not None
+        ]
+        if not kept:
+            raise ValidationError(self.none_left)
+        if self.member is not None and self.member.pk not in {researcher.pk for researcher in kept}:
+            raise ValidationError(self.member_left_out)
+
+
+class CreditRowInline(OrderedTabularInline):
+    """The inline of a CreditRowFormSet: tells it which member is editing (none for editors)."""
+
+    formset = CreditRowFormSet
+    extra = 1
+    # Researchers are many (every author ever imported): picked by name, never a full select.
+    autocomplete_fields = ["researcher"]
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[Any]:
+        return super().get_queryset(request).select_related("researcher")
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        formset = super().get_formset(request, obj, **kwargs)
+        formset.member = None if is_editor(request.user) else person_of(request.user)
+        return formset

@@ -6,7 +6,7 @@ from base.markdown import RenderedMarkdownQuerySet
 from base.roles import is_editor, person_of
 from base.site_cache import SiteQuerySet
 
-__all__ = ["PublishableQuerySet", "SiteQuerySet"]
+__all__ = ["CreditedQuerySet", "FiledQuerySet", "PublishableQuerySet", "SiteQuerySet"]
 
 
 class PublishableQuerySet(RenderedMarkdownQuerySet):
@@ -31,3 +31,62 @@ class PublishableQuerySet(RenderedMarkdownQuerySet):
     def drafts_of(self, person: Any) -> models.Q:
         """The rows that are `person`'s own, for their previews; none unless a model says."""
         return models.Q(pk__in=[])
+
+    def filed_under(self, field: str, targets: Any) -> Self:
+        """The rows staff filed under any of `targets` (one row, several, or a queryset)
+        through the many-to-many `field`: a subquery on its through table, never a join
+        repeating a row filed under two of them."""
+        many = self.model._meta.get_field(field)
+        through = many.remote_field.through if isinstance(many, models.ManyToManyField) else None
+        if through is None:
+            raise TypeError(f"{self.model.__name__}.{field} is not a many-to-many field.")
+        targets = [targets] if isinstance(targets, models.Model) else targets
+        tagged = through._default_manager.filter(
+            **{f"{many.m2m_reverse_field_name()}__in": targets}
+        )
+        return self.filter(pk__in=tagged.values(many.m2m_field_name()))
+
+
+class FiledQuerySet(PublishableQuerySet):
+    """For pages staff file under research groups and areas (outputs, projects, papers): the
+    filters a group's or an area's page, the lists' facets and the API share."""
+
+    groups_field = "groups"
+    areas_field = "areas"
+
+    def of_groups(self, groups: Any) -> Self:
+        """The rows staff filed under any of `groups` (a ResearchGroup or several)."""
+        return self.filed_under(self.groups_field, groups)
+
+    def in_areas(self, areas: Any) -> Self:
+        """The rows staff filed under any of `areas` (a ResearchArea or several)."""
+        return self.filed_under(self.areas_field, areas)
+
+
+class CreditedQuerySet(FiledQuerySet):
+    """For pages that credit researchers in ordered rows of their own (an output's creators, a
+    project's people): `credits_field` names those rows' reverse relation, each holding a
+    `researcher` foreign key."""
+
+    credits_field = ""
+
+    def credits_of(self, researchers: Any) -> "models.QuerySet[Any, Any]":
+        """The ids of the rows `researchers` (a Researcher, a member's Person, or several) are
+        credited in: a subquery on the credit rows' researcher index."""
+        relation = self.model._meta.get_field(self.credits_field)
+        if not isinstance(relation, models.ManyToOneRel):
+            raise TypeError(
+                f"{self.model.__name__}.{self.credits_field} is not a reverse relation."
+            )
+        lookup = "researcher" if isinstance(researchers, models.Model) else "researcher__in"
+        rows = relation.field.model._default_manager.filter(**{lookup: researchers})
+        return rows.values(relation.field.name)
+
+    def credited_to(self, researchers: Any) -> Self:
+        """The rows `researchers` (a Researcher, a member's Person, or several) are credited
+        in, never a join repeating a row."""
+        return self.filter(pk__in=self.credits_of(researchers))
+
+    def drafts_of(self, person: Any) -> models.Q:
+        """A member previews the drafts they are credited in."""
+        return models.Q(pk__in=self.credits_of(person))

@@ -21,12 +21,9 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 import benchmarks.standalone  # noqa: E402, F401  (sets Django up)
 
 # isort: split
-from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
 
-from benchmarks.list_pages import measure  # noqa: E402
+from benchmarks.list_pages import measure, served_client  # noqa: E402
 from tests.department import build_department  # noqa: E402
 
 SIZES = [
@@ -53,13 +50,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     arguments = parser.parse_args()
 
-    settings.ALLOWED_HOSTS = ["testserver"]
-    settings.STORAGES["staticfiles"] = {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-    }
-    call_command("migrate", verbosity=0)
-    client = Client()
-    print(f"database: {connection.vendor}; median of {arguments.runs} runs per URL")
+    client = served_client(runs=arguments.runs)
     for size in SIZES:
         call_command("flush", "--noinput", verbosity=0)
         started = time.perf_counter()

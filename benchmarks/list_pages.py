@@ -103,19 +103,25 @@ def measure(client: Client, url: str, runs: int) -> tuple[float, int]:
     return statistics.median(timings), len(queries)
 
 
+def served_client(*, runs: int) -> Client:
+    """A test client over the migrated benchmark database, serving static files without the
+    manifest (nothing is collected); says which database it measures, and how."""
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.STORAGES["staticfiles"] = {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+    }
+    call_command("migrate", verbosity=0)
+    print(f"database: {connection.vendor}; median of {runs} runs per URL")
+    return Client()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 20_000])
     parser.add_argument("--runs", type=int, default=15)
     arguments = parser.parse_args()
 
-    settings.ALLOWED_HOSTS = ["testserver"]
-    settings.STORAGES["staticfiles"] = {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-    }
-    call_command("migrate", verbosity=0)
-    client = Client()
-    print(f"database: {connection.vendor}; median of {arguments.runs} runs per URL")
+    client = served_client(runs=arguments.runs)
     results = {}
     for size in arguments.sizes:
         started = time.perf_counter()

@@ -3,12 +3,10 @@
 Whether an event is upcoming changes with the time: each answer says until when it stays true
 (site_cache.true_until), so the page cache keeps it no longer."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
-from base.api import ERRORS, NamedPageOut, PageOut, add_filtered_list, page_link
-from base.site_cache import true_until
+from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link
 from events.filters import EventFilter
 from events.models import Event
 
@@ -96,17 +94,16 @@ add_filtered_list(
 )
 
 
-@router.get(
+@add_detail(
+    router,
     "/events/{slug}/",
-    response={200: EventOut, **ERRORS},
-    operation_id="get_event",
-    summary="One talk or event",
+    EventOut,
+    lambda: Event.objects.published().for_listing(),
+    changes_at=lambda event: None if event.is_over() else event.ends_at,
 )
-def get_event(request, response: HttpResponse, slug: str):
-    event = get_object_or_404(Event.objects.published().for_listing(), slug=slug)
+def get_event(event: Event, request: HttpRequest) -> dict:
+    """One talk or event"""
     publications = event.publications.published().only("slug", "title")
-    if not event.is_over():
-        true_until(response, event.ends_at)
     return {
         **event_summary(event, request),
         "description": event.description,

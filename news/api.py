@@ -1,10 +1,9 @@
 """/api/news/: the news list as data, with the news page's filters (news/filters.py)."""
 
 from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema
 
-from base.api import ERRORS, NamedPageOut, PageOut, add_filtered_list, page_link
+from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link
 from news.filters import NewsFilter
 from news.models import NewsItem
 
@@ -61,14 +60,9 @@ add_filtered_list(
 )
 
 
-@router.get(
-    "/news/{slug}/",
-    response={200: NewsOut, **ERRORS},
-    operation_id="get_news",
-    summary="One news item",
-)
-def get_news(request, slug: str):
-    item = get_object_or_404(NewsItem.objects.published().for_listing(), slug=slug)
+@add_detail(router, "/news/{slug}/", NewsOut, lambda: NewsItem.objects.published().for_listing())
+def get_news(item: NewsItem, request: HttpRequest) -> dict:
+    """One news item"""
     publications = item.publications.published().only("slug", "title")
     return {
         **news_summary(item, request),

@@ -1,55 +1,25 @@
 from django.contrib import admin
-from django.core.exceptions import ValidationError
 from django.db import models
 
-from base.ordered_admin import OrderedRowFormSet, OrderedTabularInline
-from base.roles import is_editor, person_of
+from base.ordered_admin import CreditRowFormSet, CreditRowInline
 from base.scoped_admin import MemberScopedAdmin
 from outputs import admin_views
 from outputs.models import Output, OutputCreator
 from publications.admin import researcher_picker
 
 
-class CreatorFormSet(OrderedRowFormSet):
-    """At least one creator, and a member keeps themself among them: they edit only the outputs
-    they created, so a save leaving them out would lock them out of their own record."""
-
-    member = None  # set per request by CreatorInline for members
-
-    def clean(self):
-        super().clean()
-        kept = [
-            form.cleaned_data.get("researcher")
-            for form in self.forms
-            if form not in self.deleted_forms
-            and form.is_valid()
-            and form.cleaned_data.get("researcher") is not None
-        ]
-        if not kept:
-            raise ValidationError("Name at least one creator: the people who made it.")
-        if self.member is not None and self.member.pk not in {researcher.pk for researcher in kept}:
-            raise ValidationError(
-                "Keep yourself among the creators: you can only edit datasets and software "
-                "you made."
-            )
+class CreatorFormSet(CreditRowFormSet):
+    none_left = "Name at least one creator: the people who made it."
+    member_left_out = (
+        "Keep yourself among the creators: you can only edit datasets and software you made."
+    )
 
 
-class CreatorInline(OrderedTabularInline):
+class CreatorInline(CreditRowInline):
     model = OutputCreator
     formset = CreatorFormSet
     verbose_name_plural = "creators (in order)"
-    extra = 1
     fields = ["position", "researcher"]
-    # Typed by name, not a select of every researcher (a department has thousands).
-    autocomplete_fields = ["researcher"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("researcher")
-
-    def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
-        formset.member = None if is_editor(request.user) else person_of(request.user)
-        return formset
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         field = super().formfield_for_dbfield(db_field, request, **kwargs)

@@ -2,10 +2,9 @@
 (outputs/filters.py)."""
 
 from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema
 
-from base.api import ERRORS, NamedPageOut, PageOut, add_filtered_list, page_link
+from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link
 from outputs.filters import OutputFilter
 from outputs.models import Output
 
@@ -81,18 +80,12 @@ add_filtered_list(
 )
 
 
-@router.get(
-    "/outputs/{slug}/",
-    response={200: OutputOut, **ERRORS},
-    operation_id="get_output",
-    summary="One dataset or piece of software",
-)
-def get_output(request, slug: str):
-    output = get_object_or_404(Output.objects.published().for_page(), slug=slug)
+@add_detail(router, "/outputs/{slug}/", OutputOut, lambda: Output.objects.published().for_page())
+def get_output(output: Output, request: HttpRequest) -> dict:
+    """One dataset or piece of software"""
+    papers = output.listed_publications  # type: ignore[attr-defined]  # for_page's prefetch
     return {
         **output_summary(output, request),
         "description": output.description,
-        "publications": [
-            page_link(paper, paper.title, request) for paper in output.listed_publications
-        ],
+        "publications": [page_link(paper, paper.title, request) for paper in papers],
     }

@@ -6,12 +6,12 @@ from django import forms
 from django.db.models import Count
 from django.utils.translation import gettext, gettext_lazy
 
-from base.filters import FilterSet, MultipleChoiceFilter, SearchFilter, YearFilter
+from base.filters import MultipleChoiceFilter, SearchFilter, YearFilter
 from base.site_cache import cached
 from base.text import folded_matches, search_terms
 from outputs.models import Output, OutputCreator
-from people.models import Person, ResearchArea, ResearchGroup
-from publications.filters import Facet, facet, published_choices
+from people.models import Person
+from publications.filters import Facet, FiledFilterSet, facet
 
 
 def search_outputs(queryset, name, value):
@@ -43,15 +43,13 @@ def output_choices() -> tuple[list[tuple[int, int]], list[tuple[str, str]]]:
     return years, list(members)
 
 
-class OutputFilter(FilterSet):
+class OutputFilter(FiledFilterSet):
     q = SearchFilter(method=search_outputs, label=gettext_lazy("Words"))
     kind = MultipleChoiceFilter(
         choices=Output.Kind.choices, method="filter_kind", label=gettext_lazy("Kind")
     )
     year = YearFilter(method="filter_year", label=gettext_lazy("Year released"))
     creator = MultipleChoiceFilter(method="filter_creator", label=gettext_lazy("Lab member"))
-    group = MultipleChoiceFilter(method="filter_group", label=gettext_lazy("Research group"))
-    area = MultipleChoiceFilter(method="filter_area", label=gettext_lazy("Research area"))
 
     class Meta:
         model = Output
@@ -65,8 +63,6 @@ class OutputFilter(FilterSet):
             choices=[("", gettext("Any year")), *years]
         )
         self.filters["creator"].extra["choices"] = creators
-        self.filters["group"].extra["choices"] = published_choices(ResearchGroup)
-        self.filters["area"].extra["choices"] = published_choices(ResearchArea)
 
     def filter_kind(self, queryset, name, value):
         return queryset.filter(kind__in=value) if value else queryset
@@ -79,14 +75,6 @@ class OutputFilter(FilterSet):
         if not value:
             return queryset
         return queryset.by(Person.objects.filter(slug__in=value))
-
-    def filter_group(self, queryset, name, value):
-        return (
-            queryset.of_groups(ResearchGroup.objects.filter(slug__in=value)) if value else queryset
-        )
-
-    def filter_area(self, queryset, name, value):
-        return queryset.in_areas(ResearchArea.objects.filter(slug__in=value)) if value else queryset
 
 
 def facets(filterset: OutputFilter) -> dict[str, Facet]:

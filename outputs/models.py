@@ -14,37 +14,18 @@ from base.identifiers import DoiField
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import OrderedRow, PublicPage
 from base.partial_dates import PartialDateField
-from base.querysets import PublishableQuerySet
+from base.querysets import CreditedQuerySet
 from outputs.licences import canonical_licence, validate_licence
 from people.models import Person, ResearchArea, Researcher, ResearchGroup
 from publications.models import Publication
 
 
-class OutputQuerySet(PublishableQuerySet):
-    def drafts_of(self, person):
-        """A member previews the drafts they are a creator of."""
-        return models.Q(pk__in=OutputCreator.objects.filter(researcher=person).values("output"))
+class OutputQuerySet(CreditedQuerySet):
+    credits_field = "creators"
 
     def by(self, researchers):
-        """The outputs `researchers` (a Researcher, a member's Person, or several) created.
-        A subquery on the creator rows' researcher index, never a join repeating an output."""
-        if isinstance(researchers, Researcher):
-            rows = OutputCreator.objects.filter(researcher=researchers)
-        else:
-            rows = OutputCreator.objects.filter(researcher__in=researchers)
-        return self.filter(pk__in=rows.values("output"))
-
-    def of_groups(self, groups):
-        """The outputs staff filed under any of `groups` (a ResearchGroup or several)."""
-        groups = [groups] if isinstance(groups, ResearchGroup) else groups
-        tagged = Output.groups.through.objects.filter(researchgroup__in=groups)
-        return self.filter(pk__in=tagged.values("output"))
-
-    def in_areas(self, areas):
-        """The outputs staff filed under any of `areas` (a ResearchArea or several)."""
-        areas = [areas] if isinstance(areas, ResearchArea) else areas
-        tagged = Output.areas.through.objects.filter(researcharea__in=areas)
-        return self.filter(pk__in=tagged.values("output"))
+        """The outputs `researchers` (a Researcher, a member's Person, or several) created."""
+        return self.credited_to(researchers)
 
     def related_to(self, publication):
         """The outputs staff linked to the paper `publication`."""

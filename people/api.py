@@ -7,22 +7,20 @@ every site and every harvester.
 
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Router, Schema
 
 from base.api import (
-    ERRORS,
     NamedPageOut,
     PageOut,
-    PageQuery,
     WebLinkOut,
+    add_detail,
     add_filtered_list,
+    add_paged_list,
     api_list,
     links_data,
     page_link,
-    page_of,
 )
 from people.filters import PersonFilter
 from people.models import ExternalPerson, Person, ResearchArea, ResearchGroup
@@ -227,14 +225,9 @@ add_filtered_list(
 )
 
 
-@router.get(
-    "/people/{slug}/",
-    response={200: PersonOut, **ERRORS},
-    operation_id="get_person",
-    summary="One person, with their CV",
-)
-def get_person(request, slug: str):
-    person = get_object_or_404(Person.objects.published().for_profile(), slug=slug)
+@add_detail(router, "/people/{slug}/", PersonOut, lambda: Person.objects.published().for_profile())
+def get_person(person: Person, request: HttpRequest) -> dict:
+    """One person, with their CV"""
     return {
         **person_summary(person, request),
         "affiliations": person.affiliation_list,
@@ -335,26 +328,27 @@ def group_summary(group: ResearchGroup, request: HttpRequest) -> dict:
     }
 
 
-@department_router.get(
+@add_paged_list(
+    department_router,
     "/groups/",
-    response={200: GroupPage, **ERRORS},
-    operation_id="list_groups",
+    GroupPage,
     summary="Research groups, as on /groups/",
+    row=group_summary,
+    per_page=GROUPS_PER_PAGE,
 )
-def list_groups(request, query: Query[PageQuery]):
+def list_groups():
     """In the order staff gave them, then by name (unique)."""
-    groups = ResearchGroup.objects.published().for_index().order_by("position", "name")
-    return page_of(request, groups, per_page=GROUPS_PER_PAGE, row=group_summary)
+    return ResearchGroup.objects.published().for_index().order_by("position", "name")
 
 
-@department_router.get(
+@add_detail(
+    department_router,
     "/groups/{slug}/",
-    response={200: GroupOut, **ERRORS},
-    operation_id="get_group",
-    summary="One research group, with its members",
+    GroupOut,
+    lambda: ResearchGroup.objects.published().for_index(),
 )
-def get_group(request, slug: str):
-    group = get_object_or_404(ResearchGroup.objects.published().for_index(), slug=slug)
+def get_group(group: ResearchGroup, request: HttpRequest) -> dict:
+    """One research group, with its members"""
     members = group.memberships.listed().select_related("person")
     alumni = Person.objects.published().former_members_of(group).order_by("name", "slug")
     return {
@@ -385,26 +379,22 @@ def area_summary(area: ResearchArea, request: HttpRequest) -> dict:
     }
 
 
-@department_router.get(
+@add_paged_list(
+    department_router,
     "/areas/",
-    response={200: AreaPage, **ERRORS},
-    operation_id="list_areas",
+    AreaPage,
     summary="Research areas, as on /areas/",
+    row=area_summary,
+    per_page=AREAS_PER_PAGE,
 )
-def list_areas(request, query: Query[PageQuery]):
+def list_areas():
     """By name (unique)."""
-    areas = ResearchArea.objects.published().order_by("name")
-    return page_of(request, areas, per_page=AREAS_PER_PAGE, row=area_summary)
+    return ResearchArea.objects.published().order_by("name")
 
 
-@department_router.get(
-    "/areas/{slug}/",
-    response={200: AreaOut, **ERRORS},
-    operation_id="get_area",
-    summary="One research area, with its groups and people",
-)
-def get_area(request, slug: str):
-    area = get_object_or_404(ResearchArea.objects.published(), slug=slug)
+@add_detail(department_router, "/areas/{slug}/", AreaOut, lambda: ResearchArea.objects.published())
+def get_area(area: ResearchArea, request: HttpRequest) -> dict:
+    """One research area, with its groups and people"""
     groups = ResearchGroup.objects.published().filter(areas=area)
     # The directory's order, without the links its cards show.
     people = Person.objects.published().in_areas(area).for_directory().prefetch_related(None)

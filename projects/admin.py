@@ -1,9 +1,8 @@
 from django.contrib import admin
-from django.core.exceptions import ValidationError
 from django.db import models
 
 from base.history import HistoryAdmin
-from base.ordered_admin import OrderedRowFormSet, OrderedTabularInline
+from base.ordered_admin import CreditRowFormSet, CreditRowInline
 from base.roles import is_editor, person_of
 from base.scoped_admin import MemberScopedAdmin
 from projects.models import Funder, Grant, Project, ProjectPerson
@@ -14,46 +13,19 @@ URLS_AS_HTTPS: dict[type[models.Field], dict[str, str]] = {
 }
 
 
-class ProjectPeopleFormSet(OrderedRowFormSet):
-    """At least one person, and a member keeps themself among them: they edit only the projects
-    they are a person of, so a save leaving them out would lock them out of it."""
-
-    member = None  # set per request by ProjectPersonInline for members
-
-    def clean(self):
-        super().clean()
-        kept = [
-            form.cleaned_data.get("researcher")
-            for form in self.forms
-            if form not in self.deleted_forms
-            and form.is_valid()
-            and form.cleaned_data.get("researcher") is not None
-        ]
-        if not kept:
-            raise ValidationError("Name at least one person of the project.")
-        if self.member is not None and self.member.pk not in {researcher.pk for researcher in kept}:
-            raise ValidationError(
-                "Keep yourself among the people of the project: you can only edit projects "
-                "you take part in."
-            )
+class ProjectPeopleFormSet(CreditRowFormSet):
+    none_left = "Name at least one person of the project."
+    member_left_out = (
+        "Keep yourself among the people of the project: you can only edit projects you take "
+        "part in."
+    )
 
 
-class ProjectPersonInline(OrderedTabularInline):
+class ProjectPersonInline(CreditRowInline):
     model = ProjectPerson
     formset = ProjectPeopleFormSet
     verbose_name_plural = "people (in order, with their roles)"
-    extra = 1
     fields = ["position", "researcher", "role"]
-    # Researchers are many (every author ever imported): picked by name, never a full select.
-    autocomplete_fields = ["researcher"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("researcher")
-
-    def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
-        formset.member = None if is_editor(request.user) else person_of(request.user)
-        return formset
 
 
 class GrantInline(admin.TabularInline):

@@ -2,10 +2,16 @@
 (projects/filters.py), and the funders they name."""
 
 from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Router, Schema
 
-from base.api import ERRORS, NamedPageOut, PageOut, filter_parameters, filtered_page, page_link
+from base.api import (
+    ERRORS,
+    NamedPageOut,
+    PageOut,
+    add_detail,
+    add_filtered_list,
+    page_link,
+)
 from projects.filters import ProjectFilter
 from projects.models import Funder, Grant, Project
 
@@ -84,29 +90,26 @@ def project_summary(project: Project, request: HttpRequest) -> dict:
     }
 
 
-ProjectQuery = filter_parameters(ProjectFilter, operation_id="list_projects")
-
-
-@router.get(
+add_filtered_list(
+    router,
     "/projects/",
-    response={200: ProjectPage, **ERRORS},
     operation_id="list_projects",
     summary="Projects, filtered as on /projects/",
+    description="In the list page's order (newest start first), so page N is the page's page N.",
+    filterset_class=ProjectFilter,
+    rows=lambda: Project.objects.published().for_listing(),
+    row=project_summary,
+    page=ProjectPage,
+    per_page=PER_PAGE,
 )
-def list_projects(request, filters: Query[ProjectQuery]):  # type: ignore[valid-type]
-    """In the list page's order (newest start first), so page N is the page's page N."""
-    filterset = ProjectFilter(request.GET, queryset=Project.objects.published().for_listing())
-    return filtered_page(request, filterset, per_page=PER_PAGE, row=project_summary)
 
 
-@router.get(
-    "/projects/{slug}/",
-    response={200: ProjectOut, **ERRORS},
-    operation_id="get_project",
-    summary="One project, with its people, funding, papers, datasets and software",
-)
-def get_project(request, slug: str):
-    project = get_object_or_404(Project.objects.published().for_page(), slug=slug)
+@add_detail(router, "/projects/{slug}/", ProjectOut, lambda: Project.objects.published().for_page())
+def get_project(project: Project, request: HttpRequest) -> dict:
+    """One project, with its people, funding, papers, datasets and software"""
+    # for_page's prefetches:
+    papers = project.listed_publications  # type: ignore[attr-defined]
+    outputs = project.listed_outputs  # type: ignore[attr-defined]
     return {
         **project_summary(project, request),
         "summary": project.summary,
@@ -122,10 +125,8 @@ def get_project(request, slug: str):
             }
             for row in project.people.all()
         ],
-        "publications": [
-            page_link(paper, paper.title, request) for paper in project.listed_publications
-        ],
-        "outputs": [page_link(output, output.title, request) for output in project.listed_outputs],
+        "publications": [page_link(paper, paper.title, request) for paper in papers],
+        "outputs": [page_link(output, output.title, request) for output in outputs],
     }
 
 

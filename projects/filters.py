@@ -6,12 +6,12 @@ because publications may not import projects (docs/decisions/projects.md)."""
 from django.db.models import Case, CharField, Count, Value, When
 from django.utils.translation import gettext_lazy
 
-from base.filters import FilterSet, MultipleChoiceFilter, SearchFilter
+from base.filters import MultipleChoiceFilter, SearchFilter
 from base.markdown import plain_text
 from base.text import folded_matches, search_terms
-from people.models import Person, ResearchArea, ResearchGroup
+from people.models import Person
 from projects.models import Funder, Grant, Project, ProjectPerson, past_condition
-from publications.filters import Facet, PublicationFilter, facet, published_choices
+from publications.filters import Facet, FiledFilterSet, PublicationFilter, facet
 
 STATUSES = [("current", gettext_lazy("Current")), ("past", gettext_lazy("Past"))]
 
@@ -49,15 +49,13 @@ def member_choices() -> list[tuple[str, str]]:
     return list(Person.objects.published().order_by("name").values_list("slug", "name"))
 
 
-class ProjectFilter(FilterSet):
+class ProjectFilter(FiledFilterSet):
     q = SearchFilter(method=search_projects, label=gettext_lazy("Words"))
     status = MultipleChoiceFilter(
         choices=STATUSES, method="filter_status", label=gettext_lazy("Status")
     )
     funder = MultipleChoiceFilter(method="filter_funder", label=gettext_lazy("Funder"))
     member = MultipleChoiceFilter(method="filter_member", label=gettext_lazy("Lab member"))
-    group = MultipleChoiceFilter(method="filter_group", label=gettext_lazy("Research group"))
-    area = MultipleChoiceFilter(method="filter_area", label=gettext_lazy("Research area"))
 
     class Meta:
         model = Project
@@ -68,8 +66,6 @@ class ProjectFilter(FilterSet):
         # Callables: read only to check a value given, or to offer the facet.
         self.filters["funder"].extra["choices"] = funder_choices
         self.filters["member"].extra["choices"] = member_choices
-        self.filters["group"].extra["choices"] = published_choices(ResearchGroup)
-        self.filters["area"].extra["choices"] = published_choices(ResearchArea)
 
     def filter_status(self, queryset, name, value):
         if not value or set(value) == {"current", "past"}:
@@ -81,14 +77,6 @@ class ProjectFilter(FilterSet):
 
     def filter_member(self, queryset, name, value):
         return queryset.with_person(Person.objects.filter(slug__in=value)) if value else queryset
-
-    def filter_group(self, queryset, name, value):
-        return (
-            queryset.of_groups(ResearchGroup.objects.filter(slug__in=value)) if value else queryset
-        )
-
-    def filter_area(self, queryset, name, value):
-        return queryset.in_areas(ResearchArea.objects.filter(slug__in=value)) if value else queryset
 
 
 def facets(filterset: ProjectFilter) -> dict[str, Facet]:

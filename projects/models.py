@@ -18,7 +18,7 @@ from simple_history.models import HistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import OrderedRow, PublicPage
 from base.partial_dates import PartialDateField, ends_after_it_starts, format_period
-from base.querysets import PublishableQuerySet, SiteQuerySet
+from base.querysets import CreditedQuerySet, SiteQuerySet
 from base.validation import ValidatedModel
 from outputs.models import Output
 from people.models import Person, ResearchArea, Researcher, ResearchGroup
@@ -108,29 +108,13 @@ class Funder(ValidatedModel):
         return f"https://doi.org/{self.registry_id}" if self.registry_id else ""
 
 
-class ProjectQuerySet(PublishableQuerySet):
-    def drafts_of(self, person):
-        """A member previews the drafts of the projects they are one of the people of."""
-        return models.Q(pk__in=ProjectPerson.objects.filter(researcher=person).values("project"))
+class ProjectQuerySet(CreditedQuerySet):
+    credits_field = "people"
 
     def with_person(self, researchers):
         """The projects `researchers` (a Researcher, a member's Person, or several) take part
-        in: a subquery on the people rows' researcher index."""
-        if isinstance(researchers, Researcher):
-            rows = ProjectPerson.objects.filter(researcher=researchers)
-        else:
-            rows = ProjectPerson.objects.filter(researcher__in=researchers)
-        return self.filter(pk__in=rows.values("project"))
-
-    def of_groups(self, groups):
-        groups = [groups] if isinstance(groups, ResearchGroup) else groups
-        tagged = Project.groups.through.objects.filter(researchgroup__in=groups)
-        return self.filter(pk__in=tagged.values("project"))
-
-    def in_areas(self, areas):
-        areas = [areas] if isinstance(areas, ResearchArea) else areas
-        tagged = Project.areas.through.objects.filter(researcharea__in=areas)
-        return self.filter(pk__in=tagged.values("project"))
+        in."""
+        return self.credited_to(researchers)
 
     def funded_by(self, funders):
         """The projects a grant of any of `funders` (Funder rows or a queryset) pays for."""

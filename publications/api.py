@@ -9,13 +9,13 @@ from ninja import Field, Query, Router, Schema
 from base.api import (
     ERRORS,
     PageOut,
-    PageQuery,
     WebLinkOut,
+    add_detail,
+    add_paged_list,
     api_list,
     filter_parameters,
     filtered_page,
     links_data,
-    page_of,
 )
 from publications import exports
 from publications.filters import (
@@ -171,14 +171,14 @@ def list_publications(request, filters: Query[PublicationQuery]):  # type: ignor
     }
 
 
-@router.get(
+@add_detail(
+    router,
     "/publications/{slug}/",
-    response={200: PublicationOut, **ERRORS},
-    operation_id="get_publication",
-    summary="One publication",
+    PublicationOut,
+    lambda: Publication.objects.published().for_listing(),
 )
-def get_publication(request, slug: str):
-    publication = get_object_or_404(Publication.objects.published().for_listing(), slug=slug)
+def get_publication(publication: Publication, request: HttpRequest) -> dict:
+    """One publication"""
     return {
         **publication_summary(publication, request),
         "abstract": publication.abstract,
@@ -202,15 +202,16 @@ def venue_data(venue: Venue, request: HttpRequest) -> dict:
     }
 
 
-@router.get(
+@add_paged_list(
+    router,
     "/venues/",
-    response={200: VenuePage, **ERRORS},
-    operation_id="list_venues",
+    VenuePage,
     summary="Venues, with how many publications each has",
+    row=venue_data,
+    per_page=VENUES_PER_PAGE,
 )
-def list_venues(request, query: Query[PageQuery]):
-    venues = venues_with_counts().order_by("short_name")
-    return page_of(request, venues, per_page=VENUES_PER_PAGE, row=venue_data)
+def list_venues():
+    return venues_with_counts().order_by("short_name")
 
 
 @router.get(

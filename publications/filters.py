@@ -158,6 +158,27 @@ def published_choices(model):
     return choices
 
 
+class FiledFilterSet(FilterSet):
+    """The research group and area filters of the lists of what staff file under them (outputs,
+    projects: their QuerySets' of_groups and in_areas), offering the published ones."""
+
+    group = MultipleChoiceFilter(method="filter_group", label=gettext_lazy("Research group"))
+    area = MultipleChoiceFilter(method="filter_area", label=gettext_lazy("Research area"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.filters["group"].extra["choices"] = published_choices(ResearchGroup)
+        self.filters["area"].extra["choices"] = published_choices(ResearchArea)
+
+    def filter_group(self, queryset, name, value):
+        return (
+            queryset.of_groups(ResearchGroup.objects.filter(slug__in=value)) if value else queryset
+        )
+
+    def filter_area(self, queryset, name, value):
+        return queryset.in_areas(ResearchArea.objects.filter(slug__in=value)) if value else queryset
+
+
 class PublicationFilterForm(FilterForm):
     """Reads "from 2024 to 2020" as 2020 to 2024, and says so."""
 

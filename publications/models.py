@@ -22,7 +22,7 @@ from base.models import (
     image_has_alt_text,
 )
 from base.partial_dates import YEAR_VALIDATORS
-from base.querysets import PublishableQuerySet, SiteQuerySet
+from base.querysets import FiledQuerySet, SiteQuerySet
 from base.renditions import Shape
 from base.roles import EDIT_ALL_CODENAME
 from base.site_cache import wrote_any_of
@@ -230,7 +230,7 @@ def external_coauthors_of(papers: models.QuerySet[Any]) -> models.QuerySet[Exter
     )
 
 
-class PublicationQuerySet(DerivedFollowWrites, PublishableQuerySet):
+class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
     derived_from = frozenset({"title", "title_zh_hans", "year", "is_published"})
     derived_paper = "pk"
 
@@ -303,15 +303,6 @@ class PublicationQuerySet(DerivedFollowWrites, PublishableQuerySet):
         reads the years from an index (Publication.Meta.indexes) instead of every paper."""
         rows = self.order_by().values_list("year").annotate(count=models.Count("*"))
         return dict(rows.values_list("year", "count"))
-
-    def in_areas(self, areas):
-        """The papers staff filed under any of `areas` (a ResearchArea or several)."""
-        areas = [areas] if isinstance(areas, ResearchArea) else areas
-        return self.filter(
-            pk__in=Publication.areas.through.objects.filter(researcharea__in=areas).values(
-                "publication"
-            )
-        )
 
     def external_coauthors(self) -> models.QuerySet[ExternalPerson]:
         """The external people among the authors of these publications, with the number of

@@ -5,17 +5,16 @@ import json
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from base.pagination import paginate
 from base.site_cache import cached
 from base.structured_data import json_ld_script
 from outputs import exports
 from outputs.filters import OutputFilter, facets
 from outputs.models import Output
 from outputs.structured_data import output_json_ld
+from pages.views.faceted import faceted_list
 from pages.views.publications import download
 from projects.structured_data import codemeta_funding
 from publications.feeds import plain_text
-from publications.filters import filters_query
 
 PER_PAGE = 25
 # How many of a person's, group's or area's outputs their page lists; the rest are a link away.
@@ -41,22 +40,9 @@ def section_outputs(owner: tuple[str, int], queryset) -> list[Output]:
 
 
 def index(request):
-    """The list: a facet count per option under the other filters (one query per facet), a
-    page of rows (two queries), whatever the number of outputs."""
     filterset = OutputFilter(request.GET, queryset=Output.objects.published().for_listing())
-    page = paginate(request, filterset.qs, per_page=PER_PAGE)
-    return render(
-        request,
-        "outputs/output_list.html",
-        {
-            "filterset": filterset,
-            "facets": facets(filterset),
-            "page": page,
-            "ignored": filterset.notices(),
-            "filters_query": filters_query(filterset),
-            "filtered": any(value for name, value in request.GET.items() if name != "page"),
-        },
-    )
+    context = faceted_list(request, filterset, facets=facets, per_page=PER_PAGE)
+    return render(request, "outputs/output_list.html", context)
 
 
 def detail(request, slug):

@@ -6,14 +6,13 @@ import datetime
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from base.pagination import paginate
 from base.site_cache import cached, true_until
 from base.structured_data import json_ld_script
 from news.models import NewsItem
+from pages.views.faceted import faceted_list
 from projects.filters import ProjectFilter, facets
 from projects.models import Grant, Project
 from projects.structured_data import funding_json_ld, project_json_ld
-from publications.filters import filters_query
 
 PER_PAGE = 25
 # How many of a person's, group's or area's projects their page lists; the rest are a link away.
@@ -35,22 +34,9 @@ def section_projects(owner: tuple[str, int], queryset) -> list[Project]:
 
 
 def index(request):
-    """The list: a facet count per option under the other filters (one query per facet), a
-    page of rows (two queries), whatever the number of projects."""
     filterset = ProjectFilter(request.GET, queryset=Project.objects.published().for_listing())
-    page = paginate(request, filterset.qs, per_page=PER_PAGE)
-    response = render(
-        request,
-        "projects/project_list.html",
-        {
-            "filterset": filterset,
-            "facets": facets(filterset),
-            "page": page,
-            "ignored": filterset.notices(),
-            "filters_query": filters_query(filterset),
-            "filtered": any(value for name, value in request.GET.items() if name != "page"),
-        },
-    )
+    context = faceted_list(request, filterset, facets=facets, per_page=PER_PAGE)
+    response = render(request, "projects/project_list.html", context)
     # Current and past change at midnight, not with a write: kept no longer than today.
     true_until(response, next_midnight())
     return response

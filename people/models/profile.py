@@ -174,9 +174,7 @@ class PersonQuerySet(PublishableQuerySet):
 
     def in_areas(self, areas):
         """The people staff filed under any of `areas` (a ResearchArea or several)."""
-        areas = [areas] if isinstance(areas, ResearchArea) else areas
-        through = Person.research_areas.through.objects.filter(researcharea__in=areas)
-        return self.filter(pk__in=through.values("person"))
+        return self.filed_under("research_areas", areas)
 
     def for_profile(self):
         """Everything a profile page shows, in a fixed number of queries: one per prefetch."""

@@ -2,6 +2,9 @@
 each with Accept and Reject buttons; a member sees their own claims and how each was answered.
 Registered by publications/admin.py."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseRedirect
@@ -81,12 +84,12 @@ class ClaimAdmin(OwnRowsOnly):
             claim,
         )
 
-    def get_list_display(self, request):
+    def get_list_display(self, request: HttpRequest) -> Any:
         """Only editors decide; a member reads each claim's state."""
         shown = super().get_list_display(request)
         return shown if is_editor(request.user) else [n for n in shown if n != "decide"]
 
-    def waiting_for(self, request: HttpRequest) -> list[dict]:
+    def waiting_for(self, request: HttpRequest) -> list[dict[str, Any]]:
         """For editors' index: how many claims and corrections wait, one line (one query)."""
         if not is_editor(request.user):
             return []
@@ -109,7 +112,7 @@ class ClaimAdmin(OwnRowsOnly):
         ]
 
     def get_urls(self) -> list[URLPattern]:
-        def view(accept: bool):
+        def view(accept: bool) -> Callable[..., Any]:
             def decide(request: HttpRequest, pk: int) -> HttpResponseRedirect:
                 return self.decide_view(request, pk, accept=accept)
 

@@ -1,9 +1,12 @@
 """The forms of a paper's "Claim or correct" page (pages/views/publications.py, claims)."""
 
+from typing import Any
+
 from django import forms
 
 from base import caches
 from publications.claims.models import Claim
+from publications.models import Authorship, Publication
 
 # Corrections one client address may send in an hour: a person fixing a few papers, not a
 # script filling the queue.
@@ -15,7 +18,7 @@ class ClaimForm(forms.Form):
     """A member's "This is me" or "Not me" on one author row of the paper."""
 
     # Its queryset is the paper's author rows, set per paper.
-    author: forms.ModelChoiceField = forms.ModelChoiceField(
+    author: forms.ModelChoiceField[Authorship] = forms.ModelChoiceField(
         queryset=None,
         error_messages={"invalid_choice": "Choose an author of this paper."},
     )
@@ -24,12 +27,12 @@ class ClaimForm(forms.Form):
         error_messages={"invalid_choice": "Choose “This is me” or “Not me”."},
     )
 
-    def __init__(self, *args, publication, **kwargs):
+    def __init__(self, *args: Any, publication: Publication, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["author"].queryset = publication.authorships.all()  # type: ignore[attr-defined]
 
 
-class CorrectionForm(forms.ModelForm):
+class CorrectionForm(forms.ModelForm[Claim]):
     """A visitor's correction, no account needed. `website` is a trap for robots: hidden from
     people, filled in by scripts that fill every field; such a form is thanked and dropped."""
 
@@ -45,7 +48,7 @@ class CorrectionForm(forms.ModelForm):
         }
         widgets = {"message": forms.Textarea(attrs={"rows": 5})}
 
-    def __init__(self, *args, address: str = "", **kwargs):
+    def __init__(self, *args: Any, address: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.address = address
         self.fields["message"].required = True
@@ -55,7 +58,7 @@ class CorrectionForm(forms.ModelForm):
     def from_robot(self) -> bool:
         return bool(self.cleaned_data.get("website"))
 
-    def clean(self):
+    def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
         if not self.errors and not within_rate_limit(self.address):
             raise forms.ValidationError(

@@ -10,7 +10,7 @@ from people.models import Person
 CORRECTION_MAX_LENGTH = 2000
 
 
-class ClaimQuerySet(models.QuerySet):
+class ClaimQuerySet(models.QuerySet["Claim"]):
     def waiting(self) -> "ClaimQuerySet":
         return self.filter(state=Claim.State.WAITING)
 

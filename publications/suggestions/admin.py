@@ -2,7 +2,11 @@
 with "Add it" and "Not mine" buttons; and each member's last check, with what went wrong.
 Registered by publications/admin.py."""
 
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.http import HttpRequest, HttpResponseRedirect
@@ -15,6 +19,13 @@ from base.scoped_admin import ReadOnlyAdmin
 from publications.suggestions.deciding import DecisionRefused, accept, reject
 from publications.suggestions.models import Suggestion, WorkCheck
 
+if TYPE_CHECKING:  # the stubs' name for what a list filter's choices yield
+    from django.contrib.admin.filters import _ListFilterChoices
+
+
+# accept or reject (deciding.py): a sentence saying what was done.
+Decide = Callable[..., str]
+
 
 class StateFilter(admin.SimpleListFilter):
     """Waiting ones unless staff ask for the others: a decided suggestion (or claim) needs
@@ -26,14 +37,18 @@ class StateFilter(admin.SimpleListFilter):
     states: type[models.TextChoices] = Suggestion.State
     waiting: str = Suggestion.State.PENDING
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[Any, str]]:
         return [*self.states.choices, (self.ALL, "All")]
 
-    def queryset(self, request, queryset):
+    def queryset(
+        self, request: HttpRequest, queryset: models.QuerySet[Any]
+    ) -> models.QuerySet[Any]:
         value = self.value() or self.waiting
         return queryset if value == self.ALL else queryset.filter(state=value)
 
-    def choices(self, changelist):
+    def choices(self, changelist: ChangeList) -> Iterator["_ListFilterChoices"]:
         current = self.value() or self.waiting
         for value, label in self.lookup_choices:
             yield {
@@ -47,20 +62,20 @@ class OwnRowsOnly(ReadOnlyAdmin):
     """Editors see every row; a member only the rows about them (`person`); nobody edits one
     by hand."""
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[Any]:
         queryset = super().get_queryset(request)
         if is_editor(request.user):
             return queryset
         person = person_of(request.user)
         return queryset.filter(person=person) if person else queryset.none()
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if is_editor(request.user):
             return True
         person = person_of(request.user)
         return person is not None and (obj is None or obj.person_id == person.pk)
 
-    def has_module_permission(self, request):
+    def has_module_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)
 
 
@@ -87,11 +102,11 @@ class SuggestionAdmin(OwnRowsOnly):
         "publication",
     ]
 
-    def get_list_display(self, request):
+    def get_list_display(self, request: HttpRequest) -> Any:
         shown = super().get_list_display(request)
         return shown if is_editor(request.user) else [n for n in shown if n != "person"]
 
-    def get_list_filter(self, request):
+    def get_list_filter(self, request: HttpRequest) -> Any:
         shown = list(super().get_list_filter(request))
         return (
             [*shown, ("person", admin.RelatedOnlyFieldListFilter)]
@@ -127,7 +142,7 @@ class SuggestionAdmin(OwnRowsOnly):
         )
 
     def get_urls(self) -> list[URLPattern]:
-        def view(decision):
+        def view(decision: Decide) -> Callable[..., Any]:
             def decide(request: HttpRequest, pk: int) -> HttpResponseRedirect:
                 return self.decide_view(request, pk, decision)
 
@@ -139,7 +154,7 @@ class SuggestionAdmin(OwnRowsOnly):
             *super().get_urls(),
         ]
 
-    def decide_view(self, request: HttpRequest, pk: int, decision) -> HttpResponseRedirect:
+    def decide_view(self, request: HttpRequest, pk: int, decision: Decide) -> HttpResponseRedirect:
         if request.method != "POST" or not self.has_view_permission(request):
             raise PermissionDenied
         try:

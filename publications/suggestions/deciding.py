@@ -2,6 +2,7 @@
 or rejecting it (remembered, never suggested again). The admin's buttons call these."""
 
 import json
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -28,7 +29,7 @@ class DecisionRefused(Exception):
     """Nothing changed; the message says why in a sentence for staff."""
 
 
-def may_decide(user, suggestion: Suggestion) -> bool:
+def may_decide(user: Any, suggestion: Suggestion) -> bool:
     """Editors decide any suggestion; a member only their own."""
     if is_editor(user):
         return True
@@ -37,7 +38,7 @@ def may_decide(user, suggestion: Suggestion) -> bool:
 
 
 @transaction.atomic
-def accept(*, suggestion_id: int, user) -> str:
+def accept(*, suggestion_id: int, user: Any) -> str:
     """Add the work to the site (or find it there, if someone added it meanwhile) and link the
     member to its author row; what happened, in a sentence."""
     suggestion = _pending(suggestion_id, user)
@@ -76,14 +77,14 @@ def accept(*, suggestion_id: int, user) -> str:
 
 
 @transaction.atomic
-def reject(*, suggestion_id: int, user) -> str:
+def reject(*, suggestion_id: int, user: Any) -> str:
     suggestion = _pending(suggestion_id, user)
     suggestion.state = Suggestion.State.REJECTED
     _decided(suggestion, user)
     return f"“{suggestion.title}” is set aside and will not be suggested again."
 
 
-def _pending(suggestion_id: int, user) -> Suggestion:
+def _pending(suggestion_id: int, user: Any) -> Suggestion:
     suggestion = (
         Suggestion.objects.select_for_update()
         .select_related("person")
@@ -99,19 +100,19 @@ def _pending(suggestion_id: int, user) -> Suggestion:
     return suggestion
 
 
-def _decided(suggestion: Suggestion, user) -> None:
+def _decided(suggestion: Suggestion, user: Any) -> None:
     suggestion.decided_at = timezone.now()
     suggestion.decided_by = user if getattr(user, "pk", None) else None
     suggestion.save()
 
 
 def link_member(
-    publication: Publication, person: Person, *, orcids: tuple[str, ...] = (), user
+    publication: Publication, person: Person, *, orcids: tuple[str, ...] = (), user: Any
 ) -> str:
     """Link `person` to the author row that is them: the row their ORCID iD names, else the
     one unlinked row with one of their names, else the one with their family name. The row's
     name, or "" when none is theirs for sure (then nothing is linked)."""
-    rows = list(
+    rows: list[Authorship] = list(
         Authorship.objects.filter(publication=publication)
         .select_related("researcher__profile")
         .order_by("position")

@@ -35,12 +35,12 @@ class WorkCheck(models.Model):
         verbose_name = "check for new works"
         verbose_name_plural = "checks for new works"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Check of {self.person} ({self.get_state_display()})"
 
 
-class SuggestionQuerySet(models.QuerySet):
-    def pending(self):
+class SuggestionQuerySet(models.QuerySet["Suggestion"]):
+    def pending(self) -> "SuggestionQuerySet":
         return self.filter(state=Suggestion.State.PENDING)
 
 
@@ -99,7 +99,7 @@ class Suggestion(models.Model):
             models.Index(fields=["person", "state"], name="suggestion_person_state"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
 
@@ -129,7 +129,7 @@ class CitationCount(ValidatedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.count} ({self.get_source_display()}, {self.counted_on:%-d %b %Y})"
 
     def cache_scopes(self) -> set[str]:

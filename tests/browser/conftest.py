@@ -277,6 +277,23 @@ def browser():
         browser.close()
 
 
+# The widths the layout's geometry is measured at (test_layout_geometry.py), in one tall window.
+WIDTHS = (390, 960, 1280, 1440)
+HEIGHT = 900
+
+
+@pytest.fixture(scope="module")
+def tab(browser, site_url):
+    """One tab for the module's measurements, resized for each width."""
+    context = browser.new_context(
+        viewport={"width": WIDTHS[-1], "height": HEIGHT}, base_url=site_url
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
 @pytest.fixture(params=list(VIEWPORTS))
 def viewport_name(request) -> str:
     return request.param

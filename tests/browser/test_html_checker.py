@@ -34,6 +34,18 @@ def fetch(url: str) -> tuple[int, bytes]:
         return error.code, error.read()
 
 
+def nu_errors_at(site_url: str, paths: dict[str, str], folder: Path) -> list[str]:
+    """nu_errors of the pages at `paths` (by name), each fetched (it must answer 200) and
+    written into `folder` as <name>.html."""
+    files = []
+    for name, path in paths.items():
+        status, body = fetch(site_url + path)
+        assert status == 200, path
+        files.append(folder / f"{name}.html")
+        files[-1].write_bytes(body)
+    return nu_errors(files)
+
+
 def nu_errors(files: list[Path]) -> list[str]:
     """Each error the checker finds in these files, as "file line N: message"."""
     result = subprocess.run(

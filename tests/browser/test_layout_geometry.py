@@ -13,12 +13,10 @@ import re
 
 import pytest
 
-from tests.browser.conftest import GROUP
+from tests.browser.conftest import GROUP, HEIGHT, WIDTHS
 
 pytestmark = pytest.mark.usefixtures("research_group", "lab_events")
 
-WIDTHS = (390, 960, 1280, 1440)
-HEIGHT = 900
 SMALLEST_SHARE = 0.6  # of its list's width, that a title or a name may take at least
 SMALLEST_CARD = 140  # px: below it, a person's name wraps one word per line
 
@@ -74,18 +72,6 @@ MEASURE = """([block, text]) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url):
-    """One tab for the module's measurements, resized for each width."""
-    context = browser.new_context(
-        viewport={"width": WIDTHS[-1], "height": HEIGHT}, base_url=site_url
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
-
 def blocks_on(tab, page_name: str, block_name: str) -> list[dict]:
     block, text, _ = BLOCKS[block_name]
     return [row for row in tab.evaluate(MEASURE, [block, text]) if row["shown"]]
@@ -112,6 +98,24 @@ def narrow_blocks(tab, page_name: str, block_name: str) -> list[str]:
             first_row = [card for card in cards if card["blockTop"] == cards[0]["blockTop"]]
             if len(cards) > 1 and len(first_row) < 2:
                 problems.append(f"{page_name}: one person card per row")
+    return problems
+
+
+def narrow_entries(tab, lists: dict[str, str], block: str, entry: str) -> list[str]:
+    """What is wrong with each entry (`block`, titled by a .publication__title) on each page of
+    `lists` at the tab's width, in words: none shown, or a title under SMALLEST_SHARE of its
+    list's width. The outputs' and the projects' entries, measured as the blocks above."""
+    problems = []
+    for name, path in lists.items():
+        assert tab.goto(path).status == 200, path
+        shown = tab.evaluate(MEASURE, [block, ".publication__title"])
+        rows = [row for row in shown if row["shown"]]
+        if not rows:
+            problems.append(f"{name}: no {entry} shown")
+        for row in rows:
+            share = row["textWidth"] / row["listWidth"]
+            if share < SMALLEST_SHARE:
+                problems.append(f"{name}: “{row['text']}” takes {share:.0%} of its list's width")
     return problems
 
 

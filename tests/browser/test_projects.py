@@ -7,9 +7,9 @@ profiles): this module adds its own and removes them after its last test."""
 import pytest
 
 from base.accessibility import SCHEMES
-from tests.browser.conftest import SCREENSHOTS, has_horizontal_scroll, shell
-from tests.browser.test_html_checker import fetch, nu_errors
-from tests.browser.test_layout_geometry import HEIGHT, MEASURE, SMALLEST_SHARE, WIDTHS
+from tests.browser.conftest import HEIGHT, SCREENSHOTS, WIDTHS, has_horizontal_scroll, shell
+from tests.browser.test_html_checker import nu_errors_at
+from tests.browser.test_layout_geometry import narrow_entries
 from tests.browser.test_pages import blocking_violations
 
 ADD_PROJECTS = """
@@ -59,35 +59,10 @@ def projects(site_url, server_environment):
     shell(server_environment, REMOVE_PROJECTS)
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url):
-    context = browser.new_context(
-        viewport={"width": WIDTHS[-1], "height": HEIGHT}, base_url=site_url
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
-
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_project_entry_keeps_most_of_its_list_width(tab, width):
     tab.set_viewport_size({"width": width, "height": HEIGHT})
-    problems = []
-    for name, path in LISTS.items():
-        assert tab.goto(path).status == 200, path
-        rows = [
-            row
-            for row in tab.evaluate(MEASURE, [".project", ".publication__title"])
-            if row["shown"]
-        ]
-        if not rows:
-            problems.append(f"{name}: no project entry shown")
-        for row in rows:
-            share = row["textWidth"] / row["listWidth"]
-            if share < SMALLEST_SHARE:
-                problems.append(f"{name}: “{row['text']}” takes {share:.0%} of its list's width")
-    assert problems == []
+    assert narrow_entries(tab, LISTS, ".project", "project entry") == []
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -127,18 +102,12 @@ def test_the_header_keeps_one_row_with_its_projects_link(tab, width):
 
 @pytest.mark.needs("java", "vnu")
 def test_the_project_pages_are_valid_html(site_url, tmp_path):
-    files = []
     paths = {
         **PAGES,
         "profile": "/people/hang-zhu/",
         "filtered": "/publications/?funder=browser-council",
     }
-    for name, path in paths.items():
-        status, body = fetch(site_url + path)
-        assert status == 200, path
-        files.append(tmp_path / f"{name}.html")
-        files[-1].write_bytes(body)
-    assert nu_errors(files) == []
+    assert nu_errors_at(site_url, paths, tmp_path) == []
 
 
 ADD_EVERY_SECTION = """
