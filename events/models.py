@@ -209,6 +209,18 @@ class Event(PublicPage):
         return self.ends_at.astimezone(self.zone)
 
     @property
+    def start_attribute(self) -> str:
+        """The local start as a <time datetime> attribute takes it: whole seconds, since HTML
+        allows at most three digits of a fraction and a stored time may carry six (one saved
+        through the API or the shell rather than the admin's minutes)."""
+        return self.local_start.isoformat(timespec="seconds")
+
+    @property
+    def end_attribute(self) -> str:
+        """The local end, as start_attribute."""
+        return self.local_end.isoformat(timespec="seconds")
+
+    @property
     def speaker_profile(self) -> Person | None:
         """The speaker's profile when they are a published member: their name links to it.
         Reads what for_listing() selected."""
