@@ -5,6 +5,7 @@ import pytest
 from lxml import etree
 
 from people.models import ResearchArea, ResearchGroup
+from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
 from tests.factories import count_queries, make_news, make_person, make_publication
 from tests.outputs.conftest import make_outsider
 from tests.page_head import PageHead
@@ -207,6 +208,24 @@ def test_the_publication_list_filters_by_funder_with_a_count_beside_each(client,
     export = client.get("/publications/export.bib?funder=nsf").text
     assert "Engines" in export and "Klotski" not in export
     assert client.get("/publications/export.bib?funder=nobody").status_code == 400
+
+
+def test_the_apis_publication_list_takes_the_funder_filter_as_the_page_does(client, lab_projects):
+    lab_projects["engines"].grants.get().publications.add(lab_projects["other_paper"])
+    data = client.get("/api/publications/?funder=nsf").json()
+    assert [paper["slug"] for paper in data["results"]] == ["engines"]
+    assert {option["value"]: option["count"] for option in data["facets"]["funder"]} == {
+        "erc": 1,
+        "nsf": 1,
+    }
+    page = client.get("/publications/?funder=nsf")
+    assert facet_counts_of_the_api(data) == facet_counts_of_the_page(page)
+    refused = client.get("/api/publications/?funder=nobody")
+    assert refused.status_code == 400 and "Funder “nobody”" in refused.json()["detail"]
+    operation = client.get("/api/openapi.json").json()["paths"]["/api/publications/"]["get"]
+    (funder,) = [p for p in operation["parameters"] if p["name"] == "funder"]
+    assert funder["schema"]["type"] == "array"
+    assert funder["schema"]["items"]["examples"] == ["erc", "nsf"]
 
 
 def test_the_publication_list_offers_no_funder_filter_when_no_paper_is_funded(client, db):
