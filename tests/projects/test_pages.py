@@ -1,12 +1,14 @@
 """The public pages of projects, and where other pages show projects and funding."""
 
+import datetime
+
 import feedparser
 import pytest
 from lxml import etree
 
 from people.models import ResearchArea, ResearchGroup
 from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
-from tests.factories import count_queries, make_news, make_person, make_publication
+from tests.factories import count_queries, make_event, make_news, make_person, make_publication
 from tests.outputs.conftest import make_outsider
 from tests.page_head import PageHead
 from tests.projects.conftest import make_funder, make_project
@@ -325,3 +327,15 @@ def test_the_projects_pages_are_in_chinese_under_its_prefix(client, lab_projects
     assert "<h1>项目</h1>" in listed and "进行中" in listed and "资助方" in listed
     paper = client.get("/zh-hans/publications/klotski/").text
     assert "资助方" in paper and "资助编号 101012345" in paper
+
+
+def test_roles_and_the_kinds_of_outputs_and_events_are_named_in_chinese(client, lab_projects):
+    project = client.get("/zh-hans/projects/reconfigurable-networks/").text
+    assert "Hang Zhu</bdi></a>, 项目负责人</li>" in project
+    assert "Bo Zhao</bdi>, 合作者</li>" in project
+    assert "(软件)" in project
+    output = client.get("/zh-hans/outputs/klotski-simulator/").text
+    assert "<dd>软件</dd>" in output
+    make_event(title="Caching", starts_in=datetime.timedelta(days=1), kind="seminar")
+    events = client.get("/zh-hans/events/").text
+    assert '<span class="badge">研讨班</span>' in events
