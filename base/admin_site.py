@@ -64,6 +64,9 @@ TASKS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("News", ["news.newsitem"]),
+    ("Talks and events", ["events.event"]),
+    ("Projects and grants", ["projects.project", "projects.grant", "projects.funder"]),
+    ("Datasets and software", ["outputs.output"]),
     ("Site", ["directory.lab"]),
 ]
 SYSTEM = "System"

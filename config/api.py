@@ -19,6 +19,8 @@ from outputs.api import router as outputs_router
 from people.api import department_router
 from people.api import router as people_router
 from projects.api import router as projects_router
+from projects.filters import FundedPublicationFilter, funder_facet
+from publications.api import add_publication_list
 from publications.api import router as publications_router
 
 
@@ -45,6 +47,11 @@ api = LabAPI(
     docs=Swagger(settings={"deepLinking": False, "defaultModelsExpandDepth": 0}),
 )
 api.add_router("", people_router)
+# With the funder filter, as the HTML list (pages/views/publications.py): publications may not
+# import projects.
+add_publication_list(
+    publications_router, filterset_class=FundedPublicationFilter, more_facets=funder_facet
+)
 api.add_router("", publications_router)
 api.add_router("", news_router)
 api.add_router("", events_router)

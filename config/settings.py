@@ -402,6 +402,8 @@ IDENTIFIER_SERVICE_URLS = {
         "orcid": "https://pub.orcid.org/v3.0",
         "dblp": "https://dblp.org",
         "openalex": "https://api.openalex.org",
+        # Datasets and software by DOI (outputs/fetching.py), Zenodo's DOIs among them.
+        "datacite": "https://api.datacite.org",
     }.items()
 }
 # Members' new works (publications/suggestions/): `manage.py check_new_works`, run by a timer

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import ExtractYear
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from base.markdown import MarkdownField, RenderedMarkdownField
@@ -94,11 +95,11 @@ class Event(PublicPage):
     url_name = "events:detail"
 
     class Kind(models.TextChoices):
-        TALK = "talk", "Talk"
-        SEMINAR = "seminar", "Seminar"
-        DEFENCE = "defence", "Thesis defence"
-        READING_GROUP = "reading-group", "Reading group"
-        OTHER = "other", "Other event"
+        TALK = "talk", gettext_lazy("Talk")
+        SEMINAR = "seminar", gettext_lazy("Seminar")
+        DEFENCE = "defence", gettext_lazy("Thesis defence")
+        READING_GROUP = "reading-group", gettext_lazy("Reading group")
+        OTHER = "other", gettext_lazy("Other event")
 
     title = models.CharField(max_length=300, help_text="The talk's or the event's title.")
     slug = models.SlugField(
@@ -207,6 +208,18 @@ class Event(PublicPage):
     @property
     def local_end(self) -> datetime.datetime:
         return self.ends_at.astimezone(self.zone)
+
+    @property
+    def start_attribute(self) -> str:
+        """The local start as a <time datetime> attribute takes it: whole seconds, since HTML
+        allows at most three digits of a fraction and a stored time may carry six (one saved
+        through the API or the shell rather than the admin's minutes)."""
+        return self.local_start.isoformat(timespec="seconds")
+
+    @property
+    def end_attribute(self) -> str:
+        """The local end, as start_attribute."""
+        return self.local_end.isoformat(timespec="seconds")
 
     @property
     def speaker_profile(self) -> Person | None:

@@ -1,7 +1,9 @@
 """The admin's import of datasets and software: upload a DataCite, Zenodo or CITATION.cff file,
-review what each record would do, leave some out, confirm. Nothing is written before the
-confirmation; the file travels back with the review form (it is at most MAX_FILE_BYTES) and is
-read and reviewed again on confirmation, so what is saved is what the site holds then."""
+or paste DOIs whose records DataCite gives (outputs/fetching.py), review what each record would
+do, leave some out, confirm. Nothing is written before the
+confirmation; the file (or the records fetched, as one DataCite file) travels back with the
+review form (it is at most MAX_FILE_BYTES) and is read and reviewed again on confirmation,
+without fetching again, so what is saved is what the site holds then."""
 
 import base64
 import binascii
@@ -17,6 +19,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
 from base.roles import is_editor
+from outputs.fetching import FETCHED, MAX_DOIS, dois_in, fetch_records
 from outputs.formats import MAX_FILE_BYTES, ReadOutput, read_outputs
 from outputs.importing import OutputReview, import_outputs, review_outputs
 from outputs.models import Output
@@ -46,6 +49,27 @@ class OutputImportForm(forms.Form):
         return data
 
 
+class OutputDoiForm(forms.Form):
+    dois = forms.CharField(
+        label="DOIs",
+        max_length=10_000,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 60}),
+        help_text=(
+            "One a line, e.g. 10.5281/zenodo.1234567 (Zenodo's DOIs too): each record is "
+            f"fetched from DataCite; at most {MAX_DOIS} at a time."
+        ),
+    )
+
+    def clean_dois(self) -> bytes:
+        """The records fetched, as one DataCite file the review reads as an upload."""
+        try:
+            data = fetch_records(dois_in(self.cleaned_data["dois"]))
+            self.records = read_outputs(data, name=FETCHED)
+        except Unreadable as unreadable:
+            raise forms.ValidationError(str(unreadable)) from None
+        return data
+
+
 def urls(model_admin: OutputModelAdmin) -> list[URLPattern]:
     def import_view(request: HttpRequest) -> HttpResponseBase:
         return import_outputs_view(model_admin, request)
@@ -69,17 +93,23 @@ def import_outputs_view(model_admin: OutputModelAdmin, request: HttpRequest) -> 
         raise PermissionDenied
     if request.method == "POST" and "confirm" in request.POST:
         return _confirm(model_admin, request)
-    form = OutputImportForm(request.POST or None, request.FILES or None)
-    if form.is_bound and form.is_valid():
-        review = review_outputs(outputs=form.records)
-        return _render_review(model_admin, request, review, data=form.cleaned_data["file"])
+    by_doi = request.method == "POST" and "dois" in request.POST
+    form = OutputImportForm(
+        None if by_doi else (request.POST or None), None if by_doi else (request.FILES or None)
+    )
+    doi_form = OutputDoiForm(request.POST if by_doi else None)
+    for bound, field in ((form, "file"), (doi_form, "dois")):
+        if bound.is_bound and bound.is_valid():
+            review = review_outputs(outputs=bound.records)
+            return _render_review(model_admin, request, review, data=bound.cleaned_data[field])
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
         "title": "Import datasets and software",
         "form": form,
+        "doi_form": doi_form,
     }
-    status = 400 if form.is_bound else 200
+    status = 400 if form.is_bound or doi_form.is_bound else 200
     return TemplateResponse(request, "admin/outputs/import.html", context, status=status)
 
 

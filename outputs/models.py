@@ -8,6 +8,7 @@ shows both with a kind facet, and the exports differ only in the type they write
 
 from django.db import models
 from django.db.models.functions import Substr
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from base.identifiers import DoiField
@@ -79,8 +80,8 @@ class Output(PublicPage):
     url_name = "outputs:detail"
 
     class Kind(models.TextChoices):
-        DATASET = "dataset", "Dataset"
-        SOFTWARE = "software", "Software"
+        DATASET = "dataset", gettext_lazy("Dataset")
+        SOFTWARE = "software", gettext_lazy("Software")
 
     kind = models.CharField(
         max_length=20,

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Left, Length
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from base.markdown import MarkdownField, RenderedMarkdownField
@@ -279,11 +280,11 @@ class ProjectPerson(OrderedRow):
     parent_field = "project"
 
     class Role(models.TextChoices):
-        PRINCIPAL_INVESTIGATOR = "pi", "Principal investigator"
-        CO_INVESTIGATOR = "co-investigator", "Co-investigator"
-        RESEARCHER = "researcher", "Researcher"
-        STUDENT = "student", "Student"
-        COLLABORATOR = "collaborator", "Collaborator"
+        PRINCIPAL_INVESTIGATOR = "pi", gettext_lazy("Principal investigator")
+        CO_INVESTIGATOR = "co-investigator", gettext_lazy("Co-investigator")
+        RESEARCHER = "researcher", gettext_lazy("Researcher")
+        STUDENT = "student", gettext_lazy("Student")
+        COLLABORATOR = "collaborator", gettext_lazy("Collaborator")
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="people")
     researcher = models.ForeignKey(

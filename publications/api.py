@@ -1,6 +1,9 @@
 """/api/publications/ and /api/venues/: the publication list as data, with the HTML list's
 filters and facet counts (publications/filters.py), and each paper and venue by itself."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db.models import Count, Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -19,6 +22,7 @@ from base.api import (
 )
 from publications import exports
 from publications.filters import (
+    Facet,
     PublicationFilter,
     award_count,
     facets,
@@ -76,8 +80,8 @@ class FacetOptionOut(Schema):
 
 class PublicationPage(PageOut[PublicationSummaryOut]):
     facets: dict[str, list[FacetOptionOut]] = Field(
-        description="The HTML list's facets (venue, type, author, year), most papers first "
-        "(years newest first): each option counted with every other filter applied."
+        description="The HTML list's facets (venue, type, author, funder, year), most papers "
+        "first (years newest first): each option counted with every other filter applied."
     )
     award_count: int = Field(description="Papers with an award, under the other filters.")
 
@@ -132,43 +136,58 @@ def author_data(authorship, request: HttpRequest) -> dict:
     }
 
 
-PublicationQuery = filter_parameters(PublicationFilter, operation_id="list_publications")
+def no_more_facets(filterset: PublicationFilter) -> dict[str, Facet]:
+    return {}
 
 
-@router.get(
-    "/publications/",
-    response={200: PublicationPage, **ERRORS},
-    operation_id="list_publications",
-    summary="Publications, filtered as on /publications/",
-)
-def list_publications(request, filters: Query[PublicationQuery]):  # type: ignore[valid-type]
-    """The same filters as the HTML list, by the same FilterSet; a value the list would ignore
-    is refused with a 400. Newest first, 50 a page; facet counts as the list shows them."""
-    filterset = PublicationFilter(
-        request.GET, queryset=Publication.objects.published().for_listing()
+def add_publication_list(
+    router: Router,
+    *,
+    filterset_class: type[PublicationFilter] = PublicationFilter,
+    more_facets: Callable[[Any], dict[str, Facet]] = no_more_facets,
+) -> None:
+    """Add /publications/ to `router` with `filterset_class`'s filters and `more_facets`'s
+    counts beside the list's own. config/api.py adds it with the funder filter and its facet
+    (projects/filters.py), as the HTML list has them: publications may not import projects."""
+    parameters = filter_parameters(filterset_class, operation_id="list_publications")
+
+    @router.get(
+        "/publications/",
+        response={200: PublicationPage, **ERRORS},
+        operation_id="list_publications",
+        summary="Publications, filtered as on /publications/",
     )
-    page = filtered_page(request, filterset, per_page=PER_PAGE, row=publication_summary)
-    years = year_counts(filterset)
-    return {
-        **page,
-        "facets": {
-            **{
-                # A type's label is lazy (said in the page's language): the API's is English.
-                name: [{**option.__dict__, "label": str(option.label)} for option in facet.options]
-                for name, facet in facets(filterset).items()
+    def list_publications(request, filters: Query[parameters]):  # type: ignore[valid-type]
+        """The same filters as the HTML list, by the same FilterSet; a value the list would
+        ignore is refused with a 400. Newest first, 50 a page; facet counts as the list shows
+        them."""
+        filterset = filterset_class(
+            request.GET, queryset=Publication.objects.published().for_listing()
+        )
+        page = filtered_page(request, filterset, per_page=PER_PAGE, row=publication_summary)
+        years = year_counts(filterset)
+        return {
+            **page,
+            "facets": {
+                **{
+                    # A type's label is lazy (said in the page's language): the API's is English.
+                    name: [
+                        {**option.__dict__, "label": str(option.label)} for option in facet.options
+                    ]
+                    for name, facet in {**facets(filterset), **more_facets(filterset)}.items()
+                },
+                "year": [
+                    {
+                        "value": str(option.year),
+                        "label": str(option.year),
+                        "count": option.count,
+                        "selected": in_chosen_years(filterset, option.year),
+                    }
+                    for option in year_options(filterset, years)
+                ],
             },
-            "year": [
-                {
-                    "value": str(option.year),
-                    "label": str(option.year),
-                    "count": option.count,
-                    "selected": in_chosen_years(filterset, option.year),
-                }
-                for option in year_options(filterset, years)
-            ],
-        },
-        "award_count": award_count(filterset),
-    }
+            "award_count": award_count(filterset),
+        }
 
 
 @add_detail(

@@ -1,4 +1,5 @@
-"""The services papers are added from (Crossref, arXiv, ORCID, dblp, OpenAlex), played by a
+"""The services papers are added from (Crossref, arXiv, ORCID, dblp, OpenAlex), and datasets and
+software (DataCite), played by a
 real HTTP server on 127.0.0.1 answering with the recorded responses in tests/data/identifiers:
 the site's own fetching code (urllib, time-outs, size bound, User-Agent) runs as it would
 against the real services, and no test reaches the network."""
@@ -46,9 +47,12 @@ ROUTES: dict[tuple[str, frozenset[tuple[str, str]]], str] = {
         ),
     ): "openalex-cited-by.json",
     ("/crossref/works/10.1145/3611111", frozenset()): "crossref-work-cited.json",
+    # Datasets and software by DOI (outputs/fetching.py): DataCite's REST API, Zenodo's DOIs too.
+    ("/datacite/dois/10.5281/zenodo.1234567", frozenset()): "datacite-zenodo-software.json",
+    ("/datacite/dois/10.5281/zenodo.7654321", frozenset()): "../outputs/datacite-dataset.json",
 }
 ServerType = TypeVar("ServerType", bound=ThreadingHTTPServer)
-SERVICES = ("crossref", "arxiv", "orcid", "dblp", "openalex")
+SERVICES = ("crossref", "arxiv", "orcid", "dblp", "openalex", "datacite")
 
 
 class Handler(BaseHTTPRequestHandler):

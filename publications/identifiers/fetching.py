@@ -53,8 +53,9 @@ def default_fetch() -> Fetch:
 
 def fetching_off(url: str) -> bytes:
     raise FetchFailed(
-        "This site does not ask Crossref, arXiv, ORCID, dblp or OpenAlex over the network "
-        "(the setting IDENTIFIER_FETCHING is off). Upload the file the service exports instead."
+        "This site does not ask Crossref, arXiv, ORCID, dblp, OpenAlex or DataCite over the "
+        "network (the setting IDENTIFIER_FETCHING is off). Upload the file the service exports "
+        "instead."
     )
 
 

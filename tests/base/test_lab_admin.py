@@ -129,10 +129,14 @@ def test_the_index_is_grouped_by_task_with_the_plumbing_last_under_system(admin_
         "People",
         "Publications",
         "News",
+        "Talks and events",
+        "Projects and grants",
+        "Datasets and software",
         "Site",
         "System",
     ]
     names = dict(sections)
+    assert names["Projects and grants"] == ["Projects", "Grants", "Funders"]
     assert names["People"][:3] == ["People", "Directory sections", "Research groups"]
     assert names["Publications"] == [
         "Publications",

@@ -89,6 +89,23 @@ def test_the_paper_page_says_who_funded_it(tab):
     assert "Browser Test Research Council" in tab.locator("dl.facts").inner_text()
 
 
+@pytest.mark.parametrize("width", [WIDTHS[0], WIDTHS[-1]])
+def test_the_all_projects_link_stands_a_paragraphs_space_below_the_last_paper(tab, width):
+    """A closing link after text has the paragraph's 1rem below that text (p's margin); after
+    the papers' plain list, which has no margin, it sat right under the last paper."""
+    tab.set_viewport_size({"width": width, "height": HEIGHT})
+    tab.goto("/projects/browser-project-1/")
+    gap = tab.get_by_role("link", name="All projects").evaluate(
+        """(link) => {
+            const closing = link.closest("p");
+            const above = closing.previousElementSibling.getBoundingClientRect();
+            return closing.getBoundingClientRect().top - above.bottom;
+        }"""
+    )
+    rem = tab.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert gap >= rem - 0.5
+
+
 @pytest.mark.parametrize("width", [width for width in WIDTHS if width >= 960])
 def test_the_header_keeps_one_row_with_its_projects_link(tab, width):
     """Shown only once the site has projects, next to Events: on a wide screen the sections

@@ -2,12 +2,14 @@
 chooses a password at the one-time address, signs in, finds "My papers" and claims an author
 row), adds a paper by DOI, uploads BibTeX and reviews it, sees the member's claim waiting in the
 claims queue, posts news, merges two records of one co-author and undoes it from the merge's
-page, opens a paper's history and the lab's identity settings.
+page, opens a paper's history and the lab's identity settings, adds a funder and a project
+with its people and grants; every picture docs/staff-guide.md shows is one the walk took.
 
 Each step is photographed for docs/staff-guide.md: into test-artifacts/screenshots/staff-guide/
 on a test run, into docs/staff-guide/ when STAFF_GUIDE_DIR says so (`make screenshots`)."""
 
 import os
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -16,6 +18,7 @@ from tests.browser.conftest import SCREENSHOTS, VIEWPORTS, shell, signed_in_page
 from tests.browser.test_add_by_identifier import fetching_site  # noqa: F401  (a fixture)
 
 GUIDE = Path(os.environ.get("STAFF_GUIDE_DIR") or SCREENSHOTS / "staff-guide")
+GUIDE_TEXT = Path(__file__).resolve().parents[2] / "docs" / "staff-guide.md"
 MEMBER_PASSWORD = "a-long-password-the-member-chose"
 BIBTEX = """@inproceedings{zhu2026guide,
   title = {Reviewing a BibTeX Upload Before It Is Saved},
@@ -165,4 +168,23 @@ def walk(browser, site_url, fetching_site) -> None:  # noqa: F811
     # The lab's name, logo and colours.
     page.goto("/admin/directory/lab/")
     shoot(page, "17-identity-settings")
+
+    # Projects and grants: a funder (left unsaved), then a project with its people and grants.
+    page.goto("/admin/")
+    page.locator("#content-main").get_by_role("link", name="Funders").click()
+    page.get_by_role("link", name="Add funder").click()
+    page.locator("#id_name").fill("European Research Council")
+    page.locator("#id_registry_id").fill("10.13039/501100000781")
+    shoot(page, "18-add-a-funder")
+    page.goto("/admin/")
+    page.locator("#content-main").get_by_role("link", name="Projects", exact=True).click()
+    page.get_by_role("link", name="Add project").click()
+    page.locator("#id_title").fill("Reconfigurable networks")
+    expect(page.get_by_role("heading", name="People (in order, with their roles)")).to_be_visible()
+    expect(page.get_by_role("heading", name="Grants")).to_be_visible()
+    shoot(page, "19-add-a-project")
     page.context.close()
+
+    # Every picture the guide shows was taken by this walk.
+    shown = set(re.findall(r"\(staff-guide/([\w-]+)\.png\)", GUIDE_TEXT.read_text()))
+    assert shown == {picture.stem for picture in GUIDE.glob("*.png")}

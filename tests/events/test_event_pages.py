@@ -180,3 +180,31 @@ class EmptyEventListTests(TestCase):
     def test_in_chinese_too(self):
         html = self.client.get("/zh-hans/events/").content.decode()
         assert "暂无报告或活动。" in html
+
+
+class StoredMicrosecondsTests(TestCase):
+    """A time saved through the API or the shell may carry microseconds; HTML's <time
+    datetime> takes at most three digits of a fraction (the Nu checker refused six)."""
+
+    @classmethod
+    def setUpTestData(cls):
+        cls.ada = make_person(name="Ada Lovelace", slug="ada")
+        start = datetime.datetime(2031, 7, 25, 12, 0, 0, 123456, tzinfo=datetime.UTC)
+        Event.objects.create(
+            title="Caching at scale",
+            slug="caching-at-scale",
+            speaker=cls.ada,
+            starts_at=start,
+            ends_at=start + datetime.timedelta(minutes=90, microseconds=654321),
+            time_zone="Europe/Paris",
+        )
+
+    def test_every_time_element_has_a_valid_datetime_on_the_list_the_page_and_the_profile(self):
+        valid = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?([+-]\d\d:\d\d|Z)")
+        for address in ("/events/", "/events/caching-at-scale/", "/people/ada/"):
+            html = self.client.get(address).content.decode()
+            values = re.findall(r'<time datetime="([^"]*)"', html)
+            assert "2031-07-25T14:00:00+02:00" in values, address
+            assert all(valid.fullmatch(value) for value in values), (address, values)
+        page = self.client.get("/events/caching-at-scale/").content.decode()
+        assert 'datetime="2031-07-25T15:30:00+02:00"' in page

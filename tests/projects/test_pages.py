@@ -1,11 +1,14 @@
 """The public pages of projects, and where other pages show projects and funding."""
 
+import datetime
+
 import feedparser
 import pytest
 from lxml import etree
 
 from people.models import ResearchArea, ResearchGroup
-from tests.factories import count_queries, make_news, make_person, make_publication
+from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
+from tests.factories import count_queries, make_event, make_news, make_person, make_publication
 from tests.outputs.conftest import make_outsider
 from tests.page_head import PageHead
 from tests.projects.conftest import make_funder, make_project
@@ -209,6 +212,24 @@ def test_the_publication_list_filters_by_funder_with_a_count_beside_each(client,
     assert client.get("/publications/export.bib?funder=nobody").status_code == 400
 
 
+def test_the_apis_publication_list_takes_the_funder_filter_as_the_page_does(client, lab_projects):
+    lab_projects["engines"].grants.get().publications.add(lab_projects["other_paper"])
+    data = client.get("/api/publications/?funder=nsf").json()
+    assert [paper["slug"] for paper in data["results"]] == ["engines"]
+    assert {option["value"]: option["count"] for option in data["facets"]["funder"]} == {
+        "erc": 1,
+        "nsf": 1,
+    }
+    page = client.get("/publications/?funder=nsf")
+    assert facet_counts_of_the_api(data) == facet_counts_of_the_page(page)
+    refused = client.get("/api/publications/?funder=nobody")
+    assert refused.status_code == 400 and "Funder “nobody”" in refused.json()["detail"]
+    operation = client.get("/api/openapi.json").json()["paths"]["/api/publications/"]["get"]
+    (funder,) = [p for p in operation["parameters"] if p["name"] == "funder"]
+    assert funder["schema"]["type"] == "array"
+    assert funder["schema"]["items"]["examples"] == ["erc", "nsf"]
+
+
 def test_the_publication_list_offers_no_funder_filter_when_no_paper_is_funded(client, db):
     make_publication(title="Plain", slug="plain", year=2024)
     make_funder(name="Idle Foundation")
@@ -306,3 +327,15 @@ def test_the_projects_pages_are_in_chinese_under_its_prefix(client, lab_projects
     assert "<h1>项目</h1>" in listed and "进行中" in listed and "资助方" in listed
     paper = client.get("/zh-hans/publications/klotski/").text
     assert "资助方" in paper and "资助编号 101012345" in paper
+
+
+def test_roles_and_the_kinds_of_outputs_and_events_are_named_in_chinese(client, lab_projects):
+    project = client.get("/zh-hans/projects/reconfigurable-networks/").text
+    assert "Hang Zhu</bdi></a>, 项目负责人</li>" in project
+    assert "Bo Zhao</bdi>, 合作者</li>" in project
+    assert "(软件)" in project
+    output = client.get("/zh-hans/outputs/klotski-simulator/").text
+    assert "<dd>软件</dd>" in output
+    make_event(title="Caching", starts_in=datetime.timedelta(days=1), kind="seminar")
+    events = client.get("/zh-hans/events/").text
+    assert '<span class="badge">研讨班</span>' in events

@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from outputs.fetching import FETCHED, dois_in, fetch_records
 from outputs.formats import MAX_FILE_BYTES, read_outputs, too_large
 from outputs.importing import import_outputs, review_outputs
 from publications.identifiers.documents import Unreadable
@@ -10,22 +11,34 @@ from publications.identifiers.documents import Unreadable
 class Command(BaseCommand):
     help = (
         "Import datasets and software from a DataCite or Zenodo JSON record or a CITATION.cff "
-        "file. Prints what each record would do, then imports every new one in one "
+        "file, or by DOI from DataCite (--doi, with IDENTIFIER_FETCHING on). Prints what each record would do, then imports every new one in one "
         "transaction (the admin's import page lets an editor leave some out)."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", type=Path)
+        parser.add_argument("file", type=Path, nargs="?")
+        parser.add_argument(
+            "--doi",
+            action="append",
+            default=[],
+            dest="dois",
+            help="A DOI whose record DataCite gives (Zenodo's too); repeat it for several.",
+        )
         parser.add_argument(
             "--dry-run", action="store_true", help="Print the review and import nothing."
         )
 
-    def handle(self, *, file: Path, dry_run: bool, **options):
+    def handle(self, *, file: Path | None, dois: list[str], dry_run: bool, **options):
+        if (file is None) == (not dois):
+            raise CommandError("Give a file, or one or more --doi, but not both.")
         try:
-            size = file.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise CommandError(too_large(size, name=str(file)))
-            records = read_outputs(file.read_bytes(), name=str(file))
+            if file is None:
+                records = read_outputs(fetch_records(dois_in(" ".join(dois))), name=FETCHED)
+            else:
+                size = file.stat().st_size
+                if size > MAX_FILE_BYTES:
+                    raise CommandError(too_large(size, name=str(file)))
+                records = read_outputs(file.read_bytes(), name=str(file))
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         except Unreadable as unreadable:

@@ -1,0 +1,88 @@
+"""Datasets and software fetched by DOI: each DOI's record from DataCite's REST API
+(`/dois/<doi>`), gathered into one DataCite document that the import reviews as it reviews an
+uploaded file (outputs/formats.py, outputs/importing.py).
+
+Zenodo registers its DOIs (10.5281/zenodo.N) with DataCite, so one service answers for both.
+The request is the paper import's (publications/identifiers/fetching.py): only when the
+operator has turned IDENTIFIER_FETCHING on, with its time-out, size bound and polite
+User-Agent; the tests answer from tests/data/identifiers on 127.0.0.1.
+"""
+
+import json
+import re
+import urllib.parse
+from collections.abc import Sequence
+
+from base.identifiers import DOI_EXAMPLE, DOI_PATTERN, normalize_doi
+from publications.identifiers.documents import Unreadable, dig, parse_json
+from publications.identifiers.fetching import (
+    Fetch,
+    FetchFailed,
+    default_fetch,
+    fetching_off,
+    service_url,
+)
+
+# Each DOI is a request to DataCite while the editor waits: a lab adds a few at a time.
+MAX_DOIS = 50
+# The name the review gives the gathered records, in a sentence ("… is N bytes, larger …").
+FETCHED = "The records fetched from DataCite"
+
+
+def dois_in(text: str) -> list[str]:
+    """The DOIs pasted, one a line or apart by spaces or commas, each once, as DOIs are stored
+    ("https://doi.org/10.…" and "doi:10.…" read as "10.…"). Unreadable with a sentence for
+    anything that is not a DOI, or too many of them."""
+    found: list[str] = []
+    refused: list[str] = []
+    for piece in re.split(r"[\s,;]+", text.strip()):
+        if not piece:
+            continue
+        doi = normalize_doi(piece)
+        if not DOI_PATTERN.match(doi):
+            refused.append(f"“{piece[:100]}”")
+        elif doi.lower() not in (known.lower() for known in found):
+            found.append(doi)
+    if refused:
+        raise Unreadable(
+            f"Not a DOI: {', '.join(refused)}. A DOI starts with “10.”, a number and a slash, "
+            f"e.g. “{DOI_EXAMPLE}” or “10.5281/zenodo.1234567”."
+        )
+    if not found:
+        raise Unreadable("Paste at least one DOI.")
+    if len(found) > MAX_DOIS:
+        raise Unreadable(
+            f"{len(found):,} DOIs were pasted; an import fetches at most {MAX_DOIS} at a time."
+        )
+    return found
+
+
+def fetch_records(dois: Sequence[str], *, fetch: Fetch | None = None) -> bytes:
+    """One DataCite document ({"data": [record, …]}) holding each DOI's record, in the order
+    given. Unreadable with a sentence for each DOI DataCite does not know or could not give
+    (a time-out, an error, an answer that is not a DataCite record): none is reviewed then."""
+    fetch = fetch or default_fetch()
+    records: list[object] = []
+    problems: list[str] = []
+    for doi in dois:
+        url = f"{service_url('datacite')}/dois/{urllib.parse.quote(doi, safe='/')}"
+        try:
+            document = parse_json(fetch(url), what=f"DataCite's answer for {doi}")
+        except FetchFailed as failed:
+            if fetch is fetching_off:  # said once, not once a DOI
+                raise Unreadable(str(failed)) from None
+            problems.append(
+                f"DataCite knows no DOI {doi}." if failed.not_found else f"{doi}: {failed}"
+            )
+            continue
+        except Unreadable as unreadable:
+            problems.append(str(unreadable))
+            continue
+        record = dig(document, "data")
+        if not isinstance(dig(record, "attributes"), dict):
+            problems.append(f"DataCite's answer for {doi} is not a DataCite record.")
+            continue
+        records.append(record)
+    if problems:
+        raise Unreadable(" ".join([*problems, "Nothing was fetched for review."]))
+    return json.dumps({"data": records}, ensure_ascii=False).encode()
