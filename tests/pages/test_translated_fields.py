@@ -2,6 +2,7 @@
 show them, the English pages and every citation the original, and an empty translation falls
 back to the original, marked as English inside a Chinese page."""
 
+import datetime
 import json
 
 import pytest
@@ -218,3 +219,40 @@ def test_the_area_filter_names_each_area_in_the_readers_language(client, paper):
     assert "云系统" in chinese
     english = page(client, "/publications/")
     assert "Cloud Systems" in english and "云系统" not in english
+
+
+def test_a_groups_and_an_areas_chinese_name_shows_wherever_the_chinese_pages_link_them(client):
+    """Profiles, projects, datasets and talks name a member's groups and areas: each link under
+    /zh-hans/ shows the Chinese name (they showed the original, unmarked)."""
+    from events.models import Event  # noqa: F401  (make_event's model)
+    from outputs.models import Output
+    from people.models import Membership
+    from projects.models import Project
+    from tests.factories import make_event
+
+    area = ResearchArea.objects.create(name="Systems", name_zh_hans="系统领域", slug="systems")
+    group = ResearchGroup.objects.create(
+        name="Networked Systems", name_zh_hans="网络系统组", slug="netsys"
+    )
+    person = make_person(name="Hang Zhu", slug="hang-zhu")
+    Membership.objects.create(group=group, person=person, role="phd-student")
+    person.research_areas.add(area)
+    project = Project.objects.create(title="Caching", slug="caching")
+    output = Output.objects.create(title="Traces", slug="traces")
+    for row in (project, output):
+        row.groups.add(group)
+        row.areas.add(area)
+    make_event(starts_in=datetime.timedelta(days=3), slug="talk", group=group)
+
+    for address in (
+        "/zh-hans/people/hang-zhu/",
+        "/zh-hans/projects/caching/",
+        "/zh-hans/outputs/traces/",
+        "/zh-hans/events/talk/",
+        "/zh-hans/events/",
+    ):
+        shown = page(client, address)
+        assert ">网络系统组</a>" in shown, address
+        assert "Networked Systems</a>" not in shown, address
+    for address in ("/zh-hans/people/hang-zhu/", "/zh-hans/projects/caching/"):
+        assert ">系统领域</a>" in page(client, address), address
