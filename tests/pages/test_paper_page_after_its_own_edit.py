@@ -1,7 +1,7 @@
 """A paper's page after the paper's own edit (a title corrected) reads the paper again, not
 what the page shows of other rows (its members' other papers, news, datasets, talks, grants
 and projects: base/caches.py "publication-surroundings", kept apart from the paper's own
-changes); a link made from the paper's side to a talk still shows at once.
+changes); a talk linked to the paper afterwards still shows at once.
 
 These tests commit for real (transaction=True): the change stamp moves when a transaction
 commits, as on a live site."""
@@ -40,5 +40,5 @@ def test_a_papers_own_title_edit_reads_none_of_what_its_page_shows_of_others(cli
     assert read == []
 
     talk = make_event(starts_in=-datetime.timedelta(days=3), title="Ring at NSDI")
-    ring.events.add(talk)  # from the paper's side
+    talk.publications.add(ring)
     assert "Ring at NSDI" in client.get(ring.get_absolute_url()).text
