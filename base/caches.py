@@ -79,13 +79,17 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "publication-page",
             "the parts of a paper's page",
-            "paper:<pk>, papers-of:<each member author>, related-model, events",
+            "paper:<pk>, papers-of:<each member author>, related-model, events; and what it shows "
+            "of others: paper:<each other paper listed>, person:<each creator of its outputs, "
+            "speaker of its talks>",
             PER_PROCESS,
         ),
         Cache(
-            "related-publications",
-            "a paper's members' newest other papers",
-            "papers-of:<each member author>, apart from a change of the paper alone",
+            "publication-surroundings",
+            "what a paper's page shows of other rows: its members' newest other papers, its "
+            "related papers, news, datasets and software, talks, grants and projects",
+            "papers-of:<each member author>, related-model, events, paper:<each paper listed>, "
+            "person:<each creator, speaker>, apart from a change of the paper alone",
             SHARED,
         ),
         Cache(
@@ -97,13 +101,19 @@ REGISTRY: dict[str, Cache] = {
         ),
         Cache(
             "publication-list-page",
-            "a filter's page of rows",
+            "a filter's page of rows (a search's first page: its rows and a margin, brought up "
+            "to date from the papers edited since)",
             "listing, people (a search's: publications)",
             SHARED,
         ),
         Cache("home-publications", "the home page's papers", "publications", SHARED),
         Cache("area-publications", "an area's papers per year and newest", "publications", SHARED),
-        Cache("profile-person", "a profile's person with its rows", "person:<pk>", SHARED),
+        Cache(
+            "profile-person",
+            "a profile's person with its rows",
+            "person:<pk>, person:<each advisor, student and close collaborator it names>",
+            SHARED,
+        ),
         Cache("profile-counts", "a profile's papers per year", "facets-of:<pk>", SHARED, lags=True),
         Cache(
             "profile-citations",

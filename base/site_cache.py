@@ -308,9 +308,20 @@ def model_changed(sender: Any, **kwargs: Any) -> None:
         elif kwargs.get("update_fields"):
             written = frozenset(kwargs["update_fields"])
         scopes = _scopes_of(instance, written)
+        if kwargs.get("reverse"):
+            scopes = _with_other_side(scopes, kwargs.get("model"), kwargs.get("pk_set"))
     else:
         scopes = None
     note_change_of(sender, using=kwargs.get("using") or DEFAULT_DB_ALIAS, scopes=scopes)
+
+
+def _with_other_side(scopes: set[str], model: Any, pks: Iterable[Any] | None) -> set[str] | None:
+    """A many-to-many change made from the side that does not declare the field (a talk linked
+    from its paper: `paper.events.add(talk)`) changed the rows of the other side too: their
+    scopes are added (everything when that model names none, or all its rows were cleared)."""
+    if pks is None or model is None or not hasattr(model, "cache_scopes"):
+        return None
+    return scopes.union(*(_scopes_of(model(pk=pk), WHOLE_ROW) for pk in pks))
 
 
 def shown_on_pages(model: type[models.Model]) -> bool:
@@ -412,14 +423,17 @@ def cached(
     scopes: Iterable[str] | None = None,
     lags: bool = False,
     apart_from: str | None = None,
+    shows: Callable[[T], Iterable[str]] | None = None,
 ) -> T:
     """`compute()`, kept in the shared cache until a change of `scopes` (any change when None):
     an aggregate that would read a large part of the table (the facet counts of a filter, a
     member's co-authors), shared by every page that shows it and by every rendering of one, so
     that a page rendered anew costs about the same at 200,000 papers as at 2,000. `parts` names
     what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too, which turns off
-    whole pages only. `lags`: see `kept`; `apart_from`: see `first_change_of`."""
-    return kept(name, parts, compute, scopes=scopes, lags=lags, apart_from=apart_from)[0]
+    whole pages only. `lags`, `shows`: see `kept`; `apart_from`: see `first_change_of`."""
+    return kept(name, parts, compute, scopes=scopes, lags=lags, apart_from=apart_from, shows=shows)[
+        0
+    ]
 
 
 def kept(
@@ -430,6 +444,7 @@ def kept(
     scopes: Iterable[str] | None = None,
     lags: bool = False,
     apart_from: str | None = None,
+    shows: Callable[[T], Iterable[str]] | None = None,
 ) -> tuple[T, str]:
     """`cached`, with a digest of the value: what a fragment drawn from it is kept under
     ({% cache %}'s version), so that counts made anew but the same (a title edited) keep the
@@ -439,15 +454,19 @@ def kept(
     since the write that moved it is served as it is while the request is answered, and
     computed anew once the answer is sent (request_finished), by one process (a claim in the
     shared cache); the page showing it is neither kept nor given an ETag. So the first visitor
-    after an edit does not wait for counts over 200,000 papers."""
+    after an edit does not wait for counts over 200,000 papers.
+
+    `shows(value)`: the scopes of other rows the value shows, known once it is made (a
+    profile's advisors, each `person:<pk>`): it follows them too, kept beside it."""
     stamp = current_stamp()
     key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
     if not stamp or bump_pending():
         return compute(), "now-" + secrets.token_hex(8)
-    follows = frozenset(scopes) if scopes is not None else None
-    stored = caches.read(key)
+    ahead: dict[str, Any] = getattr(_request_work, "read_ahead", {})
+    stored = ahead.pop(key) if key in ahead else caches.read(key)
     if stored is not None:
-        made, value, digest = stored
+        made, value, digest, shown = stored
+        follows = frozenset(scopes) | shown if scopes is not None else None
         moved, since = first_change_of(follows, made, stamp, apart_from=apart_from)
         if not moved:
             return value, digest
@@ -460,12 +479,77 @@ def kept(
             _request_work.lagging = True
             claim = caches.rebuild_claim_key(key)
             if caches.add(claim, True, settings.SITE_CACHE_LAG_SECONDS):
-                deferred.append((key, claim, compute))
+                deferred.append((key, claim, compute, shows))
             return value, digest
     value = compute()
-    digest = _digest(value)
-    caches.write(key, (stamp, value, digest), settings.SITE_CACHE_TIMEOUT)
-    return value, digest
+    entry = _entry(stamp, value, shows)
+    caches.write(key, entry, settings.SITE_CACHE_TIMEOUT)
+    return value, entry[2]
+
+
+# At most this many rows touched since a value was made are brought up to date in it (an
+# `updated` value); more, and it is computed anew.
+MOST_ROWS_UPDATED = 50
+
+
+def rows_touched(follows: frozenset[str], old: str, new: str, *, kind: str) -> set[int] | None:
+    """The rows (ids of `kind` scopes, "paper:") touched by the changes after stamp `old` up to
+    `new` that moved a value following `follows`; None when one of them did not name its rows
+    (a bulk write, a model naming no scope), when they are not all known, or when they touched
+    more than MOST_ROWS_UPDATED."""
+    if old == new:
+        return set()
+    changes = changes_between(old, new)
+    if changes is None:
+        return None
+    touched: set[int] = set()
+    for change in changes:
+        if EVERYTHING in change.scopes:
+            return None
+        if change.scopes & follows:
+            touched |= {
+                int(scope.removeprefix(kind)) for scope in change.scopes if scope.startswith(kind)
+            }
+    return touched if len(touched) <= MOST_ROWS_UPDATED else None
+
+
+def updated(
+    name: str,
+    parts: object,
+    compute: Callable[[], T],
+    update: Callable[[T, set[int]], T | None],
+    *,
+    scopes: Iterable[str],
+    kind: str = "paper:",
+) -> T:
+    """`cached`, for a value that can be brought up to date from the rows changed since it was
+    made (the papers a few edits touched: `rows_touched`) at less cost than computing it anew:
+    `update(value, touched ids)`, or None when it cannot (then `compute()`)."""
+    stamp = current_stamp()
+    key = caches.lasting_key(name, parts, release=release())
+    if not stamp or bump_pending():
+        return compute()
+    stored = caches.read(key)
+    value: T | None = None
+    if stored is not None:
+        made, old, _, _ = stored
+        touched = rows_touched(frozenset(scopes), made, stamp, kind=kind)
+        if touched == set():
+            return cast(T, old)
+        if touched is not None:
+            value = update(old, touched)
+    if value is None:
+        value = compute()
+    caches.write(key, _entry(stamp, value, None), settings.SITE_CACHE_TIMEOUT)
+    return value
+
+
+def _entry(
+    stamp: str, value: T, shows: Callable[[T], Iterable[str]] | None
+) -> tuple[str, T, str, frozenset[str]]:
+    """What `kept` stores: the stamp it was made at, the value, its digest and the scopes of
+    the other rows it shows."""
+    return stamp, value, _digest(value), frozenset(shows(value)) if shows else frozenset()
 
 
 def _digest(value: object) -> str:
@@ -480,6 +564,18 @@ _request_work = threading.local()
 def _begin_request() -> None:
     _request_work.deferred = []
     _request_work.lagging = False
+    _request_work.read_ahead = {}
+
+
+def read_ahead(values: Iterable[tuple[str, object]]) -> None:
+    """Read the kept values a page is about to ask `kept` for (each a name and its parts) in
+    one round trip (`get_many`) rather than one each: a profile reads seven, each a round trip
+    to Redis. Each is used once, by the request being served; one not kept is read as absent."""
+    if not current_stamp() or bump_pending():
+        return
+    keys = [caches.lasting_key(name, parts, release=release()) for name, parts in values]
+    found = caches.read_many(keys)
+    _request_work.read_ahead = {key: found.get(key) for key in keys}
 
 
 def showed_lagging_value() -> bool:
@@ -490,11 +586,11 @@ def _compute_deferred(**kwargs: Any) -> None:
     """request_finished: the answer is sent; compute the lagging values it served."""
     deferred = getattr(_request_work, "deferred", None) or []
     _request_work.deferred = None
-    for key, claim, compute in deferred:
+    _request_work.read_ahead = {}
+    for key, claim, compute, shows in deferred:
         try:
             stamp = _shared_stamp()  # before any row is read
-            value = compute()
-            caches.write(key, (stamp, value, _digest(value)), settings.SITE_CACHE_TIMEOUT)
+            caches.write(key, _entry(stamp, compute(), shows), settings.SITE_CACHE_TIMEOUT)
         except Exception:
             # The visitor has the answer; the next request computes the value before answering.
             logger.exception("Counting %s anew after a change failed", key)

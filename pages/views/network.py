@@ -60,11 +60,24 @@ def network_context(
     # edited leaves it kept.
     follows = {f"facets-of:{pk}", "people"} if kind == "person" else {"facets", "people"}
     (network, drawing), version = kept(
-        "coauthor-network", (scope, years, centre), compute, scopes=follows, lags=True
+        *network_kept_value(scope, years=years, centre=centre),
+        compute,
+        scopes=follows,
+        lags=True,
     )
     # The picture and its table as HTML are kept under the network's digest (a {% cache %}
     # fragment): drawn anew for a profile after every edit, they took longer than its queries.
     return {"network": network, "drawing": drawing, "network_version": version}
+
+
+def network_kept_value(
+    scope: tuple[str, int],
+    *,
+    years: tuple[int | None, int | None] = (None, None),
+    centre: int | None = None,
+) -> tuple[str, object]:
+    """The name and parts `network_context` keeps a network under (a profile reads it ahead)."""
+    return "coauthor-network", (scope, years, centre)
 
 
 def network(request):

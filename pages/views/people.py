@@ -12,13 +12,13 @@ from django.utils.translation import gettext
 from base.charts import year_chart
 from base.filters import canonical_choice
 from base.pdf_renders import pdf_response
-from base.site_cache import cached, kept, true_until
+from base.site_cache import cached, kept, read_ahead, true_until
 from events.models import Event
 from news.models import NewsItem
 from outputs.models import Output
 from pages.context_processors import current_lab
 from pages.views.events import schedule
-from pages.views.network import network_context, network_url
+from pages.views.network import network_context, network_kept_value, network_url
 from pages.views.outputs import section_outputs
 from pages.views.projects import section_projects
 from people.filters import PersonFilter, facet_options
@@ -92,8 +92,16 @@ def profile(request, slug):
     # The person with every row the profile shows (eleven queries, most of a rendering's time):
     # a published one is the same for every visitor, so kept until the next change. A draft,
     # which only staff preview, is read every time.
+    # The kept values below, read from the shared cache in one round trip.
+    read_ahead(profile_kept_values(pk, citations=current_lab(request).show_citation_counts))
     person = (
-        cached("profile-person", pk, lambda: profile_person(pk), scopes={f"person:{pk}"})
+        cached(
+            "profile-person",
+            pk,
+            lambda: profile_person(pk),
+            scopes={f"person:{pk}"},
+            shows=people_named_by,
+        )
         if is_published
         else profile_person(pk)
     )
@@ -197,6 +205,34 @@ def selection(person: int) -> tuple[list[Listed], bool]:
 
 def profile_person(pk: int) -> Person | None:
     return Person.objects.for_profile().filter(pk=pk).first()
+
+
+def people_named_by(person: Person | None) -> set[str]:
+    """The other people a profile's person shows (its advisors, students and close
+    collaborators, by name and link), whose own edits it follows: `person:<pk>` each (an
+    outsider names no scope: their edits move everything)."""
+    if person is None:
+        return set()
+    others = [
+        *(advising.advisor_id for advising in person.advisors.all()),
+        *(advising.advisee_id for advising in person.students.all()),
+        *(collaboration.collaborator_id for collaboration in person.collaborations.all()),
+    ]
+    return {f"person:{other}" for other in others}
+
+
+def profile_kept_values(pk: int, *, citations: bool) -> list[tuple[str, object]]:
+    """The kept values (names and parts) a profile asks for, in the order it asks."""
+    values: list[tuple[str, object]] = [
+        ("profile-person", pk),
+        ("profile-counts", pk),
+        ("profile-people", pk),
+        ("profile-selection", pk),
+        network_kept_value(("person", pk), centre=pk),
+        ("section-outputs", ("person", pk)),
+        ("section-projects", ("person", pk)),
+    ]
+    return [*values, ("profile-citations", pk)] if citations else values
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from base.charts import year_chart
 from base.pagination import paginate
 from base.roles import person_of
-from base.site_cache import cached, cached_each, kept
+from base.site_cache import cached, cached_each, kept, updated
 from base.translations import shown
 from events.models import Event
 from news.models import NewsItem
@@ -26,9 +26,9 @@ from outputs.models import Output
 from pages.context_processors import current_lab
 from pages.views.projects import paper_funding
 from projects.filters import FundedPublicationFilter, funder_facet
-from publications import exports
+from publications import exports, search
 from publications.claims.forms import ClaimForm, CorrectionForm
-from publications.entries import listed
+from publications.entries import Listed, listed
 from publications.feeds import plain_text
 from publications.filters import (
     PublicationFilter,
@@ -92,12 +92,23 @@ def listing_context(
     # their papers (28,000 for a common word at 200,000 papers), which no index can spare.
     # Sliced by the page's number, not by the count, which may be late by a paper or two.
     first = (page.number - 1) * PER_PAGE
-    page.object_list = cached(
-        "publication-list-page",
-        (*list_key, page.number),
-        lambda: listed(filterset.qs[first : first + PER_PAGE]),
-        scopes=rows_scopes(filterset),
-    )
+    if filterset.form.cleaned_data.get("q") and page.number == 1:
+        # A search's first page follows every paper's words: after an edit it is brought up
+        # to date from the papers edited (search_rows_updated), not sorted anew.
+        page.object_list = updated(
+            "publication-list-page",
+            (*list_key, "first", SEARCH_ROWS_KEPT),
+            lambda: search_rows(filterset.qs),
+            lambda rows, papers: search_rows_updated(filterset, rows, papers),
+            scopes=rows_scopes(filterset),
+        )[0][:PER_PAGE]
+    else:
+        page.object_list = cached(
+            "publication-list-page",
+            (*list_key, page.number),
+            lambda: listed(filterset.qs[first : first + PER_PAGE]),
+            scopes=rows_scopes(filterset),
+        )
     return {
         "filterset": filterset,
         "page": page,
@@ -125,6 +136,47 @@ def listing_context(
         # A digest of the counts: the panel and the chart are drawn from them.
         "counted": counted,
     }
+
+
+# The rows a search's first page keeps: the page and a margin, so that papers edited out of
+# it leave the rest a whole page.
+SEARCH_ROWS_KEPT = PER_PAGE + 20
+
+# A search's first rows in the list's order, and whether they are all its matches.
+SearchRows = tuple[list[Listed], bool]
+
+
+def search_rows(matches: PublicationQuerySet) -> SearchRows:
+    """The first SEARCH_ROWS_KEPT of `matches`, which sorting every match finds (28,000 for a
+    common word at 200,000 papers)."""
+    rows = listed(matches[:SEARCH_ROWS_KEPT])
+    return rows, len(rows) < SEARCH_ROWS_KEPT
+
+
+def search_rows_updated(
+    filterset: PublicationFilter, kept: SearchRows, papers: set[int]
+) -> SearchRows | None:
+    """`kept` (search_rows) after `papers` were edited, which may have joined the matches,
+    left them or moved: the rows kept but those papers, and those papers that match now,
+    sorted by the database (one query by key, no sort of every match), up to the last row
+    kept (a paper edited to sort after it may come after rows never read). None when fewer
+    than a page are left: search_rows again. The filters (`filterset`'s) are applied anew to
+    those papers alone."""
+    rows, complete = kept
+    left = [row for row in rows if row.pk not in papers]
+    if not complete and not left:
+        return None
+    with search.by_key():
+        keys = filterset.queryset.filter(pk__in=[*(row.pk for row in left), *papers])
+        found = listed(filterset.filter_queryset(keys))
+    if not complete:
+        last = next((i for i, row in enumerate(found) if row.pk == left[-1].pk), None)
+        if last is None:
+            return None
+        found = found[: last + 1]
+        if len(found) < PER_PAGE:
+            return None
+    return found, complete
 
 
 def rows_scopes(filterset: PublicationFilter) -> set[str]:
@@ -277,35 +329,25 @@ def publication_parts(
         # The related papers (publications/related.py) follow the model, which the worker
         # builds anew after papers change; its talks follow every write of an event.
         scopes |= publication_page_scopes(pk, members) | {MODEL_SCOPE, TALKS_SCOPE}
-    # Sorting every paper of a prolific member to find the newest ten reads thousands of rows:
-    # shared by the processes until the next change (their entries are kept too).
-    related = cached(
-        "related-publications",
+    # What the page shows of other rows (its members' other papers, related papers, news,
+    # datasets, talks, grants and projects: eight queries, the newest ten sorting every paper
+    # of a prolific member): kept apart, through the paper's own edits, which change none of
+    # them. Shared by the processes until the next change of any of them.
+    around = cached(
+        "publication-surroundings",
         (pk, sorted(member.pk for member in members)),
-        lambda: listed(
-            Publication.objects.published()
-            .authored_by(members)
-            .exclude(pk=pk)[:RELATED_PUBLICATIONS]
-        ),
-        scopes=publication_page_scopes(pk, members),
-        # The paper is not among its related papers; its members are part of the key.
+        lambda: surroundings(paper, members),
+        scopes=publication_page_scopes(pk, members) | {MODEL_SCOPE, TALKS_SCOPE},
         apart_from=f"paper:{pk}",
+        shows=lambda found: others_shown(**found),
     )
+    if scopes is not None:
+        scopes |= others_shown(**around)
     context = Context(
         {
             "publication": paper,
             "members": members,
-            "related": related,
-            # A paper is listed once on a page, and its entry's ids with it.
-            "similar": papers_in_order(related_ids(pk, apart={paper.pk for paper in related})),
-            "news_items": NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS],
-            # Its datasets and software: the other direction of Output.publications.
-            "outputs": list(Output.objects.published().related_to(paper).for_listing()),
-            # "Funded by" (the grants it acknowledges) and the projects it came of.
-            **paper_funding(paper),
-            # The talks that present it, newest first: the other direction of
-            # Event.publications. Dates only, never "upcoming": the part stays true with time.
-            "talks": list(Event.objects.published().related_to(paper).for_listing()),
+            **around,
             # Only when staff turned them on (the lab row is base.html's, read once).
             "citations": paper_citations(pk) if current_lab(request).show_citation_counts else [],
             "request": request,
@@ -320,6 +362,48 @@ def publication_parts(
         )
         for name in PUBLICATION_PARTS
     }
+
+
+def surroundings(paper: Publication, members: list) -> dict[str, list]:
+    """What a paper's page shows of other rows: its members' newest other papers (`related`),
+    the papers the related papers' model finds near it (`similar`), the news items naming
+    it, its datasets and software, the talks that present it, the grants it acknowledges and
+    the published projects it came of. Eight queries."""
+    related = listed(
+        Publication.objects.published()
+        .authored_by(members)
+        .exclude(pk=paper.pk)[:RELATED_PUBLICATIONS]
+    )
+    return {
+        "related": related,
+        # A paper is listed once on a page, and its entry's ids with it.
+        "similar": papers_in_order(related_ids(paper.pk, apart={row.pk for row in related})),
+        "news_items": list(NewsItem.objects.published().mentioning(paper)[:PUBLICATION_NEWS]),
+        # Its datasets and software: the other direction of Output.publications.
+        "outputs": list(Output.objects.published().related_to(paper).for_listing()),
+        # The talks that present it, newest first: the other direction of
+        # Event.publications. Dates only, never "upcoming": the part stays true with time.
+        "talks": list(Event.objects.published().related_to(paper).for_listing()),
+        # "Funded by" (the grants it acknowledges, also as its JSON-LD) and "Projects".
+        **paper_funding(paper),
+    }
+
+
+def others_shown(
+    *, related: list, similar: list, news_items: list, outputs: list, talks: list, **others: list
+) -> set[str]:
+    """The scopes of the other rows a paper's page shows, which its kept parts follow besides
+    its own: each other paper listed (its entry, and the titles a news item's "About" line
+    names: `paper:<pk>`, which its authors' renames name too) and each member named as an
+    output's creator or a talk's speaker (`person:<pk>`). Grants, projects, groups, venues,
+    news items and outsiders name no scope: their writes move everything."""
+    papers = {row.pk for row in [*related, *similar]}
+    papers |= {
+        paper.pk for item in news_items for paper in getattr(item, "listed_publications", [])
+    }
+    people = {creator.researcher_id for output in outputs for creator in output.creators.all()}
+    people |= {event.speaker_id for event in talks if event.speaker_id is not None}
+    return {*(f"paper:{pk}" for pk in papers), *(f"person:{pk}" for pk in people)}
 
 
 def papers_in_order(ids: list[int]) -> list:
