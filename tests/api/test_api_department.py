@@ -257,8 +257,8 @@ def department(request, django_db_setup, django_db_blocker):
         ("/api/news/?group=group-1", 6),
         # venue, member, group and area choices, count, rows, authors with their members and
         # external people, awards, links, one aggregate per facet (venue, type, member, group,
-        # area), the years, the award count.
-        ("/api/publications/?group=group-1", 16),
+        # area, funder), the years, the award count.
+        ("/api/publications/?group=group-1", 17),
         # the profile's own query: the person with their role group and alumni record, six CV
         # sections, advisors, students, collaborators, groups, areas. A leader advises every
         # other member of the group; a student has an advisor and a group.

@@ -86,10 +86,10 @@ def test_each_list_runs_a_fixed_number_of_queries(client, rows):
     query = f"venue={paper.venue.short_name}&year={paper.year}&author={member}&q=paper"
     expected = {
         # venue choices, member choices, research group and area choices, count, rows, authors
-        # with their people, awards, links, one aggregate per facet (venue, type, member), the
-        # years, the award count
-        "/api/publications/": 14,
-        f"/api/publications/?{query}": 14,
+        # with their people, awards, links, one aggregate per facet (venue, type, member, funder),
+        # the years, the award count
+        "/api/publications/": 15,
+        f"/api/publications/?{query}": 15,
         # role, research group and area choices, count, rows with their groups, their links
         "/api/people/": 6,
         # count, rows with their counts
