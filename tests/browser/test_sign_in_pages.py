@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import VIEWPORTS, has_horizontal_scroll, signed_in_page
+from tests.browser.test_html_checker import fetch, nu_errors
 from tests.browser.test_pages import blocking_violations
 
 
@@ -46,3 +47,14 @@ def test_a_cancelled_sign_in_is_a_page_of_the_site(page):
     assert blocking_violations(page) == []
     assert not has_horizontal_scroll(page)
     assert refused == []
+
+
+@pytest.mark.needs("java", "vnu")
+def test_allauths_pages_for_a_visitor_are_valid_html(site_url, tmp_path):
+    files = []
+    for name in ("login", "inactive", "3rdparty/login/cancelled", "3rdparty/login/error"):
+        status, body = fetch(f"{site_url}/accounts/{name}/")
+        assert status in (200, 401), name
+        files.append(tmp_path / f"{name.replace('/', '-')}.html")
+        files[-1].write_bytes(body)
+    assert nu_errors(files) == []
