@@ -40,10 +40,14 @@ def step_aside() -> None:
         time.sleep(STEP_ASIDE_SECONDS)
 
 
-def again_when_locked(work: Callable[[], T]) -> T:
+def again_when_locked(work: Callable[[], T], *, waiting: Callable[[], None] | None = None) -> T:
     """`work` (one whole transaction, outside any other) again when SQLite's busy timeout ran
-    out before it got the write lock; it was rolled back, so nothing of it was written."""
+    out before it got the write lock; it was rolled back, so nothing of it was written.
+    `waiting` is called before each new try: a task's heartbeat, so that minutes spent waiting
+    for the lock do not look like a dead worker."""
     for attempt in range(1, ATTEMPTS + 1):
+        if attempt > 1 and waiting is not None:
+            waiting()
         try:
             return work()
         except OperationalError as error:
