@@ -325,30 +325,39 @@ def test_an_entry_whose_batch_waited_for_the_write_lock_is_still_saved(monkeypat
     assert batches == [[f"k{number:05}"] for number in range(7)]
 
 
-@pytest.mark.django_db(transaction=True)  # a batch is tried again outside any transaction
-def test_a_batch_that_waited_out_the_write_lock_is_reviewed_again_before_it_is_saved(monkeypatch):
-    """While a batch waited for SQLite's write lock, an editor added one of its papers: the
-    batch tried again does not add it a second time (it is reviewed again as the database is
-    then, as every batch is before its first try)."""
+def first_batch_waits_out_the_lock(monkeypatch, *, meanwhile=lambda: None) -> list:
+    """The import's first batch waits out SQLite's busy timeout (`meanwhile` is another
+    writer's save landing as it waits); the tries it makes, each a list of keys."""
     from django.db import OperationalError
 
     from base import write_lock
 
-    bibliography = parse_bibtex(many(3))
     save_batch = bibtex_importing._save_batch
-    tries = []
+    tries: list = []
 
     def locked_once(*args, **kwargs):
         tries.append(kwargs["keys"])
         if len(tries) == 1:
-            # Another writer's save lands while this batch waits for the lock, which runs out.
-            make_publication(title="Paper 1", year=2024)
+            meanwhile()
             raise OperationalError("database is locked")
         return save_batch(*args, **kwargs)
 
     monkeypatch.setattr(bibtex_importing, "_save_batch", locked_once)
     monkeypatch.setattr(write_lock, "is_write_lock_timeout", lambda error: True)
     monkeypatch.setattr(write_lock, "STEP_ASIDE_SECONDS", 0)
+    return tries
+
+
+@pytest.mark.django_db(transaction=True)  # a batch is tried again outside any transaction
+def test_a_batch_that_waited_out_the_write_lock_is_reviewed_again_before_it_is_saved(monkeypatch):
+    """While a batch waited for SQLite's write lock, an editor added one of its papers: the
+    batch tried again does not add it a second time (it is reviewed again as the database is
+    then, as every batch is before its first try)."""
+    bibliography = parse_bibtex(many(3))
+    # Another writer's save lands while this batch waits for the lock, which runs out.
+    tries = first_batch_waits_out_the_lock(
+        monkeypatch, meanwhile=lambda: make_publication(title="Paper 1", year=2024)
+    )
     result = bibtex_importing.import_bibliography(
         bibliography=bibliography, keys=[entry.key for entry in bibliography.entries], batch_size=3
     )
@@ -362,23 +371,8 @@ def test_a_batch_that_waited_out_the_write_lock_is_reviewed_again_before_it_is_s
 def test_a_batch_waiting_again_for_the_write_lock_first_says_the_import_is_alive(monkeypatch):
     """Each new try of a batch whose wait for SQLite's lock ran out is preceded by a report
     (the job's heartbeat): five waits of 20 s without one made a live worker look dead."""
-    from django.db import OperationalError
-
-    from base import write_lock
-
     bibliography = parse_bibtex(many(3))
-    save_batch = bibtex_importing._save_batch
-    tries = []
-
-    def locked_once(*args, **kwargs):
-        tries.append(kwargs["keys"])
-        if len(tries) == 1:
-            raise OperationalError("database is locked")
-        return save_batch(*args, **kwargs)
-
-    monkeypatch.setattr(bibtex_importing, "_save_batch", locked_once)
-    monkeypatch.setattr(write_lock, "is_write_lock_timeout", lambda error: True)
-    monkeypatch.setattr(write_lock, "STEP_ASIDE_SECONDS", 0)
+    first_batch_waits_out_the_lock(monkeypatch)
     reports = []
     bibtex_importing.import_bibliography(
         bibliography=bibliography,
