@@ -398,8 +398,9 @@ def watch_import(watcher, status_path: str, *, seconds: float, count) -> tuple[l
             seen.append((int(found[1]), int(found[2])))
         state = (STATUS_STATE.search(page) or [None, ""])[1]
         if state not in ("Waiting for the worker", "Running"):
-            message = re.sub(r"<[^>]+>", " ", page.split('class="import-result">')[-1])
-            message = " ".join(message.split("</p>")[0].split())
+            # A finished import's result, or a failed one's error note.
+            ending = re.search(r'class="(?:import-result|errornote)">(.*?)</p>', page, re.S)
+            message = " ".join(re.sub(r"<[^>]+>", " ", ending[1]).split()) if ending else ""
             break
         time.sleep(2)
     return seen, state, message
