@@ -35,6 +35,12 @@ def is_write_lock_timeout(error: OperationalError) -> bool:
     return on_sqlite() and "database is locked" in str(error)
 
 
+def may_wait_again(error: OperationalError, *, attempt: int) -> bool:
+    """Whether a transaction that failed with `error` on its `attempt`-th try waits for the
+    lock again: its wait ran out, it was no part of another transaction, tries are left."""
+    return attempt < ATTEMPTS and not connection.in_atomic_block and is_write_lock_timeout(error)
+
+
 def step_aside() -> None:
     """After a long task's commit: let the writers that waited for the lock have it."""
     if on_sqlite():
@@ -52,11 +58,7 @@ def again_when_locked(work: Callable[[], T], *, waiting: Callable[[], None] | No
         try:
             return work()
         except OperationalError as error:
-            if (
-                attempt == ATTEMPTS
-                or connection.in_atomic_block
-                or not is_write_lock_timeout(error)
-            ):
+            if not may_wait_again(error, attempt=attempt):
                 raise
             time.sleep(STEP_ASIDE_SECONDS * attempt)
     raise AssertionError("unreachable")  # the loop returns or raises
@@ -75,10 +77,6 @@ def write_transaction(using: str | None = None) -> Iterator[None]:
                 stack.enter_context(transaction.atomic(using=using))
                 break
             except OperationalError as error:
-                if (
-                    attempt == ATTEMPTS
-                    or connection.in_atomic_block
-                    or not is_write_lock_timeout(error)
-                ):
+                if not may_wait_again(error, attempt=attempt):
                     raise
         yield
