@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.admin.utils import quote, unquote
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import models
+from django.db import models, router
 from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -27,6 +27,7 @@ from django.utils import formats, timezone
 from simple_history.admin import SimpleHistoryAdmin
 
 from base import versions
+from base.write_lock import write_transaction
 
 # Inline rows deleted by the same cascade are recorded within moments of their parent; used
 # for objects deleted before deletions had snapshots.
@@ -77,13 +78,16 @@ class HistoryAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple-history 
         too, which on SQLite (IMMEDIATE transactions) takes the one write lock for the whole
         page's rendering: ten editors opening forms queued every save and sign-in behind them,
         past the busy timeout ("database is locked", a 500, under `make load`). A save (POST)
-        keeps its transaction."""
+        keeps its transaction, whose BEGIN waits again for SQLite's lock (write_transaction)."""
         if request.method in ("GET", "HEAD"):
             response: HttpResponse = self._changeform_view(
                 request, object_id, form_url, extra_context
             )
             return response
-        saved: HttpResponse = super().changeform_view(request, object_id, form_url, extra_context)
+        with write_transaction(using=router.db_for_write(self.model)):
+            saved: HttpResponse = super().changeform_view(
+                request, object_id, form_url, extra_context
+            )
         return saved
 
     # Ids ---------------------------------------------------------------------------------

@@ -148,6 +148,10 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--slow", type=int, default=20, help="slow-header clients")
     parser.add_argument("--cv", type=int, default=50, help="cache-busting CV requests")
     parser.add_argument("--import-entries", type=int, default=2_000)
+    parser.add_argument(
+        "--import-seconds", type=float, default=3600,
+        help="stop waiting for the import after this long, and report what it saw",
+    )  # fmt: skip
     parser.add_argument("--editors", type=int, default=10, help="editors saving during it")
     parser.add_argument("--only-import", action="store_true", help="the import phase alone")
     parser.add_argument("--saver", help=argparse.SUPPRESS)  # the saving process: the site's URL
@@ -314,16 +318,22 @@ def import_under_load(
             if member is None or saves % 5 == 0:  # sign in afresh every five saves
                 try:
                     member = StaffMember(url, IMPORTING_EDITORS.format(number))
-                except RuntimeError:
+                except (RuntimeError, urllib.error.URLError, TimeoutError):
                     count("sign-in errors", "save", started)
                     member = None
                     continue
                 count("sign-ins", "", started)
             path, form_id, field = pages[(number * 7 + saves) % len(pages)]
-            answer = member.save_change_form(
-                path, form_id, {field: f"Saved during import {saves}."}
-            )
-            count("saves" if answer.status == 302 else "save errors", "save", started)
+            try:
+                answer = member.save_change_form(
+                    path, form_id, {field: f"Saved during import {saves}."}
+                )
+                outcome = "saves" if answer.status == 302 else "save errors"
+            except (urllib.error.URLError, TimeoutError):
+                # No answer within the client's 60 s: an error, and the editor goes on (the
+                # thread died before, and the run went on with fewer editors, unsaid).
+                outcome = "save errors"
+            count(outcome, "save", started)
             saves += 1
 
     def visit(number: int) -> None:
@@ -345,19 +355,10 @@ def import_under_load(
     started = time.monotonic()
     for thread in threads:
         thread.start()
-    seen: list[tuple[int, int]] = []
-    state = message = ""
     try:
-        while time.monotonic() - started < 3600:
-            page = watcher.get(status_path).body
-            if found := STATUS_COUNT.search(page):
-                seen.append((int(found[1]), int(found[2])))
-            state = (STATUS_STATE.search(page) or [None, ""])[1]
-            if state not in ("Waiting for the worker", "Running"):
-                message = re.sub(r"<[^>]+>", " ", page.split('class="import-result">')[-1])
-                message = " ".join(message.split("</p>")[0].split())
-                break
-            time.sleep(2)
+        seen, state, message = watch_import(
+            watcher, status_path, seconds=arguments.import_seconds, count=count
+        )
     finally:
         stop.set()
         for thread in threads:
@@ -376,6 +377,33 @@ def import_under_load(
         "progress": seen,
         "locked": locked,
     }
+
+
+def watch_import(watcher, status_path: str, *, seconds: float, count) -> tuple[list, str, str]:
+    """The import's status page every 2 s until it says the import ended, or for `seconds`:
+    the counts it showed, its last state and its closing message."""
+    import urllib.error
+
+    started = time.monotonic()
+    seen: list[tuple[int, int]] = []
+    state = message = ""
+    while time.monotonic() - started < seconds:
+        asked = time.perf_counter()
+        try:
+            page = watcher.get(status_path).body
+        except (urllib.error.URLError, TimeoutError):
+            count("status page errors", "", asked)
+            continue
+        if found := STATUS_COUNT.search(page):
+            seen.append((int(found[1]), int(found[2])))
+        state = (STATUS_STATE.search(page) or [None, ""])[1]
+        if state not in ("Waiting for the worker", "Running"):
+            # A finished import's result, or a failed one's error note.
+            ending = re.search(r'class="(?:import-result|errornote)">(.*?)</p>', page, re.S)
+            message = " ".join(re.sub(r"<[^>]+>", " ", ending[1]).split()) if ending else ""
+            break
+        time.sleep(2)
+    return seen, state, message
 
 
 def p99(values: list[float]) -> float:

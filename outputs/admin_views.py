@@ -11,8 +11,7 @@ import binascii
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -21,7 +20,7 @@ from django.urls import URLPattern, path, reverse
 from base.roles import is_editor
 from outputs.fetching import FETCHED, MAX_DOIS, dois_in, fetch_records
 from outputs.formats import MAX_FILE_BYTES, ReadOutput, read_outputs
-from outputs.importing import OutputReview, import_outputs, review_outputs
+from outputs.importing import OutputReview, SiteChanged, import_outputs, review_outputs
 from outputs.models import Output
 from publications.identifiers.documents import Unreadable
 
@@ -125,15 +124,10 @@ def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpRespons
     editor = request.user if isinstance(request.user, User) else None  # an editor: signed in
     try:
         saved = import_outputs(review=review, chosen=chosen, user=editor)
-    except (ValidationError, IntegrityError):
-        # Someone added an output or a person the file names between this review and the save
-        # (the save checks uniqueness, the review does not). import_outputs is one transaction:
-        # nothing was written. The review shown again sees the new row.
-        messages.error(
-            request,
-            "Nothing was imported: an output or a person this file names was added to the site "
-            "while you confirmed. Here is the review again, as the site stands now.",
-        )
+    except SiteChanged as changed:
+        # Someone added an output or a person the file names between this review and the save.
+        # The review shown again sees the new row.
+        messages.error(request, f"{changed} Here is the review again, as the site stands now.")
         again = review_outputs(outputs=records)
         return _render_review(model_admin, request, again, data=data, status=400)
     count = len(saved)

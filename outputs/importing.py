@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from base.addresses import unique_title_slug
 from base.validation import validate_visible_name
@@ -231,13 +231,33 @@ def _repeated_creators(creators: Sequence[CreatorMatch]) -> list[str]:
     return [f"It names {name} twice among its creators." for name in names]
 
 
-@transaction.atomic
+class SiteChanged(Exception):
+    """The save met a row added since the review (an ORCID iD held once, a slug): the review
+    does not check what the save does. Nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Nothing was imported: an output or a person this file names was added to the site "
+            "after the file was reviewed."
+        )
+
+
 def import_outputs(
     *, review: OutputReview, chosen: Collection[str] | None = None, user: Editor = None
 ) -> list[Output]:
     """Save the chosen new records of `review` (all new ones when `chosen` is None), their
     creators (new external people for those matched to nobody) and their related papers. One
-    transaction: all or nothing."""
+    transaction: all or nothing; SiteChanged when the site changed under the review."""
+    try:
+        return _save_reviewed(review=review, chosen=chosen, user=user)
+    except (ValidationError, IntegrityError):
+        raise SiteChanged from None
+
+
+@transaction.atomic
+def _save_reviewed(
+    *, review: OutputReview, chosen: Collection[str] | None, user: Editor
+) -> list[Output]:
     wanted = set(review.importable_keys if chosen is None else chosen)
     taken = set(Output.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
     made_people: dict[str, Researcher] = {}

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
 from django.core.exceptions import PermissionDenied
-from django.db import models, router, transaction
+from django.db import models, router
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
@@ -16,6 +16,7 @@ from base.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTabular
 from base.roles import is_editor, person_of
 from base.scoped_admin import MemberScopedAdmin
 from base.versions import record_snapshot
+from base.write_lock import write_transaction
 from people.models import Person, Researcher
 from people.names import normalize_name
 from publications.bibtex import VenueIndex
@@ -370,7 +371,7 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
         nothing and takes no transaction (base/history.py's HistoryAdmin)."""
         if request.method in ("GET", "HEAD"):
             return super().changeform_view(request, object_id, form_url, extra_context)
-        with transaction.atomic(using=router.db_for_write(self.model)), refreshed_once():
+        with write_transaction(using=router.db_for_write(self.model)), refreshed_once():
             return super().changeform_view(request, object_id, form_url, extra_context)
 
     def get_readonly_fields(self, request, obj=None):

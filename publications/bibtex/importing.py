@@ -157,7 +157,8 @@ def _save_in_batches(
                 [by_key[key] for key in chosen[done : done + batch_size]],
                 reason=reason,
                 batch_saved=batch_saved,
-            )
+            ),
+            waiting=partial(progress, "Saving", done, len(chosen)) if progress else None,
         )
         step_aside()
         left_out += [key for key in keys if key not in still]

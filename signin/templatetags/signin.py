@@ -27,3 +27,9 @@ def institution_sign_in(context: template.Context) -> dict[str, object]:
         "csrf_token": context.get("csrf_token"),
         "request": request,
     }
+
+
+@register.simple_tag
+def institution_name() -> str:
+    """The institution people sign in with, as the sign-in pages name it."""
+    return str(settings.SIGNIN_INSTITUTION_NAME)

@@ -57,17 +57,29 @@ def institution_site(site_url, server_environment, identity_provider) -> Iterato
 
 
 def test_a_member_signs_in_with_the_institution_and_finds_their_papers(browser, institution_site):
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], base_url=institution_site)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.goto("/admin/login/?next=/admin/")
+    page = admin_sign_in_page(browser, institution_site)
     page.get_by_role("button", name=f"Sign in with {INSTITUTION}").click()
     # At the institution's own sign-in page, on the provider's port.
     page.wait_for_url(lambda url: "/login/?next=" in url and not url.startswith(institution_site))
     page.get_by_label("Username").fill("grace")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(lambda url: url.startswith(f"{institution_site}/admin/"))
+    back_signed_in_as_grace(page, institution_site)
+    page.context.close()
+
+
+def admin_sign_in_page(browser, site: str):
+    """A new browser on the admin's sign-in page, which offers "Sign in with …"."""
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], base_url=site)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto("/admin/login/?next=/admin/")
+    return page
+
+
+def back_signed_in_as_grace(page, site: str) -> None:
+    """Back from the institution: on Grace's own profile, her papers listed, as a member."""
+    page.wait_for_url(lambda url: url.startswith(f"{site}/admin/"))
     expect(page.get_by_role("heading", name="Edit my profile")).to_be_visible()
     page.get_by_role("link", name="My papers").click()
     expect(page.get_by_role("heading", name="My papers")).to_be_visible()
@@ -75,4 +87,3 @@ def test_a_member_signs_in_with_the_institution_and_finds_their_papers(browser, 
     # A member, not an editor: the editors' pages are not theirs.
     answer = page.goto("/admin/auth/user/")
     assert answer is not None and answer.status == 403
-    context.close()

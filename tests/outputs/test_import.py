@@ -322,3 +322,34 @@ def test_a_person_added_while_confirming_is_a_message_and_the_review_again_with_
     # meanwhile is new.
     assert written() == (before[0], before[1] + 1)
     assert not Output.objects.filter(title="Klotski simulator").exists()
+
+
+def test_the_command_says_a_person_added_since_its_review_stopped_it_and_writes_nothing(
+    lab, tmp_path, monkeypatch
+):
+    """The same clash in `manage.py import_outputs`: it was a ValidationError's traceback with
+    the output saved before it rolled back. Now a sentence, exit status 1, nothing written."""
+    from outputs.management.commands import import_outputs as command
+
+    record = json.loads(ZENODO)
+    record["metadata"]["creators"][1]["orcid"] = "0000-0001-5109-3700"  # Ngozi Okafor
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    reviewed = command.review_outputs
+
+    def review_then_someone_adds_the_person(*, outputs):
+        review = reviewed(outputs=outputs)
+        make_outsider(name="N. Okafor", orcid="0000-0001-5109-3700")
+        return review
+
+    monkeypatch.setattr(command, "review_outputs", review_then_someone_adds_the_person)
+    before = written()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_outputs", str(path))
+    assert str(refused.value) == (
+        "Nothing was imported: an output or a person this file names was added to the site "
+        "after the file was reviewed. Run the command again to review it anew."
+    )
+    assert refused.value.returncode == 1
+    assert written() == (before[0], before[1] + 1)
+    assert not Output.objects.filter(title="Klotski simulator").exists()

@@ -325,30 +325,39 @@ def test_an_entry_whose_batch_waited_for_the_write_lock_is_still_saved(monkeypat
     assert batches == [[f"k{number:05}"] for number in range(7)]
 
 
-@pytest.mark.django_db(transaction=True)  # a batch is tried again outside any transaction
-def test_a_batch_that_waited_out_the_write_lock_is_reviewed_again_before_it_is_saved(monkeypatch):
-    """While a batch waited for SQLite's write lock, an editor added one of its papers: the
-    batch tried again does not add it a second time (it is reviewed again as the database is
-    then, as every batch is before its first try)."""
+def first_batch_waits_out_the_lock(monkeypatch, *, meanwhile=lambda: None) -> list:
+    """The import's first batch waits out SQLite's busy timeout (`meanwhile` is another
+    writer's save landing as it waits); the tries it makes, each a list of keys."""
     from django.db import OperationalError
 
     from base import write_lock
 
-    bibliography = parse_bibtex(many(3))
     save_batch = bibtex_importing._save_batch
-    tries = []
+    tries: list = []
 
     def locked_once(*args, **kwargs):
         tries.append(kwargs["keys"])
         if len(tries) == 1:
-            # Another writer's save lands while this batch waits for the lock, which runs out.
-            make_publication(title="Paper 1", year=2024)
+            meanwhile()
             raise OperationalError("database is locked")
         return save_batch(*args, **kwargs)
 
     monkeypatch.setattr(bibtex_importing, "_save_batch", locked_once)
     monkeypatch.setattr(write_lock, "is_write_lock_timeout", lambda error: True)
     monkeypatch.setattr(write_lock, "STEP_ASIDE_SECONDS", 0)
+    return tries
+
+
+@pytest.mark.django_db(transaction=True)  # a batch is tried again outside any transaction
+def test_a_batch_that_waited_out_the_write_lock_is_reviewed_again_before_it_is_saved(monkeypatch):
+    """While a batch waited for SQLite's write lock, an editor added one of its papers: the
+    batch tried again does not add it a second time (it is reviewed again as the database is
+    then, as every batch is before its first try)."""
+    bibliography = parse_bibtex(many(3))
+    # Another writer's save lands while this batch waits for the lock, which runs out.
+    tries = first_batch_waits_out_the_lock(
+        monkeypatch, meanwhile=lambda: make_publication(title="Paper 1", year=2024)
+    )
     result = bibtex_importing.import_bibliography(
         bibliography=bibliography, keys=[entry.key for entry in bibliography.entries], batch_size=3
     )
@@ -356,3 +365,59 @@ def test_a_batch_that_waited_out_the_write_lock_is_reviewed_again_before_it_is_s
     assert Publication.objects.filter(title="Paper 1").count() == 1
     assert sorted(paper.title for paper in result.created) == ["Paper 0", "Paper 2"]
     assert result.left_out == ("k00001",)
+
+
+@pytest.mark.django_db(transaction=True)  # a batch is tried again outside any transaction
+def test_a_batch_waiting_again_for_the_write_lock_first_says_the_import_is_alive(monkeypatch):
+    """Each new try of a batch whose wait for SQLite's lock ran out is preceded by a report
+    (the job's heartbeat): five waits of 20 s without one made a live worker look dead."""
+    bibliography = parse_bibtex(many(3))
+    first_batch_waits_out_the_lock(monkeypatch)
+    reports = []
+    bibtex_importing.import_bibliography(
+        bibliography=bibliography,
+        keys=[entry.key for entry in bibliography.entries],
+        batch_size=3,
+        progress=lambda *report: reports.append(report),
+    )
+    assert reports == [
+        ("Comparing with the publications", 0, 3),
+        ("Saving", 0, 3),
+        ("Saving", 0, 3),  # before the second try
+        ("Saving", 3, 3),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_progress_report_that_waited_out_the_write_lock_still_keeps_the_worker_alive(
+    editor_client, settings, monkeypatch
+):
+    """Under `make load` a worker whose reports could not get SQLite's lock was failed as dead
+    at 134 of 300 entries while it still ran. Such a report now goes to the cache, where the
+    status page and the next task look before they fail a job."""
+    from django.db import OperationalError
+    from django.db.models import QuerySet
+
+    settings.BIBTEX_INLINE_IMPORT_MAX_ENTRIES = 2
+    settings.BIBTEX_WORKER_TIMEOUT_SECONDS = 120
+    confirm(editor_client, review(editor_client, many(5)))
+    job = BibtexImport.objects.get()
+    worker_died(job, state="running", phase="Saving", silent_for=timedelta(minutes=3))
+    update = QuerySet.update
+
+    def locked_for_the_job(queryset, **fields):
+        if queryset.model is BibtexImport:
+            raise OperationalError("database is locked")
+        return update(queryset, **fields)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(QuerySet, "update", locked_for_the_job)
+        patched.setattr(bibtex_jobs, "is_write_lock_timeout", lambda error: True)
+        bibtex_jobs._reporter(job.pk, state="running")("Saving", 2, 5)
+
+    page = editor_client.get(status_url(job)).content.decode()
+    assert "The worker stopped" not in page
+    assert 'class="import-count">2 of 5<' in page
+    assert bibtex_jobs.fail_stalled_jobs() == 0
+    job.refresh_from_db()
+    assert job.state == "running"

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from outputs.fetching import FETCHED, dois_in, fetch_records
 from outputs.formats import MAX_FILE_BYTES, read_outputs, too_large
-from outputs.importing import import_outputs, review_outputs
+from outputs.importing import SiteChanged, import_outputs, review_outputs
 from publications.identifiers.documents import Unreadable
 
 
@@ -57,5 +57,8 @@ class Command(BaseCommand):
         if dry_run:
             self.stdout.write("Dry run: nothing was imported.")
             return
-        saved = import_outputs(review=review)
+        try:
+            saved = import_outputs(review=review)
+        except SiteChanged as changed:
+            raise CommandError(f"{changed} Run the command again to review it anew.") from None
         self.stdout.write(self.style.SUCCESS(f"Imported {len(saved)} new record(s)."))
