@@ -199,11 +199,20 @@ def first_change_of(
     return False, None
 
 
+# What a write of one paper names besides the paper itself (publications' `paper_scopes`):
+# the lists, their counts, and the papers and counts of each member among its authors.
+PAPER_OWN_SCOPES = frozenset({"publications", "facets", "listing"})
+PAPER_OWN_KINDS = ("papers-of:", "facets-of:")
+
+
 def _only_of(scopes: frozenset[str], paper: str) -> bool:
-    """Whether a change with `scopes` touched the one paper `paper` and no other."""
-    kind = paper.partition(":")[0] + ":"
-    return paper in scopes and not any(
-        scope == EVERYTHING or (scope.startswith(kind) and scope != paper) for scope in scopes
+    """Whether a change with `scopes` was a write of the one paper `paper` and nothing else:
+    it names the paper and only what a paper's own write names besides. A change that also
+    names anything else (a person renamed whose only paper it is names `person:<pk>` and
+    `paper:<pk>`; a talk saved in the same transaction names `events`) moved that too."""
+    return paper in scopes and all(
+        scope == paper or scope in PAPER_OWN_SCOPES or scope.startswith(PAPER_OWN_KINDS)
+        for scope in scopes
     )
 
 

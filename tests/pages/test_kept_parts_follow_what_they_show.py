@@ -8,6 +8,7 @@ commits, as on a live site. The whole-page cache is on (every write moves its st
 would go stale is a kept part."""
 
 import datetime
+import re
 
 import pytest
 
@@ -102,3 +103,29 @@ def test_a_close_collaborator_renamed_shows_on_the_profile(client, hang, xin):
     rename(xin, "Xin Jin-Wang")
 
     assert "Xin Jin-Wang" in client.get(hang.get_absolute_url()).text
+
+
+def section(page: str, heading_id: str) -> str:
+    found = re.search(rf'<section[^>]*aria-labelledby="{heading_id}">.*?</section>', page, re.S)
+    assert found, heading_id
+    return found.group(0)
+
+
+def test_a_speaker_and_creator_whose_only_paper_it_is_renamed_shows_in_its_talks_and_data(
+    client, hang
+):
+    """Hang Zhu wrote Klotski and nothing else, presented it and made its dataset: renaming
+    Hang names Klotski's scope and Hang's own in one change, which is no edit of Klotski alone
+    (the talks and datasets kept apart from Klotski's own edits kept the old name)."""
+    klotski = make_publication(title="Klotski", slug="klotski", year=2023, authors=[hang])
+    talk = make_event(starts_in=-datetime.timedelta(days=30), title="Klotski", speaker=hang)
+    talk.publications.add(klotski)
+    make_output(title="Klotski traces", creators=[hang], publications=[klotski])
+    page = client.get(klotski.get_absolute_url()).text
+    assert "Hang Zhu" in section(page, "talks") and "Hang Zhu" in section(page, "outputs")
+
+    rename(hang, "Hang Li")
+
+    page = client.get(klotski.get_absolute_url()).text
+    assert "Hang Li" in section(page, "talks")
+    assert "Hang Li" in section(page, "outputs")
