@@ -278,6 +278,20 @@ def browser():
 
 
 # The widths the layout's geometry is measured at (test_layout_geometry.py), in one tall window.
+def gap_above_closing_link(tab, name: str) -> tuple[float, float]:
+    """The space between a page's closing link ("All projects") and what stands above it,
+    and the root font size, in px: a closing link stands a paragraph's 1rem below."""
+    gap = tab.get_by_role("link", name=name).evaluate(
+        """(link) => {
+            const closing = link.closest("p");
+            const above = closing.previousElementSibling.getBoundingClientRect();
+            return closing.getBoundingClientRect().top - above.bottom;
+        }"""
+    )
+    rem = tab.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    return gap, rem
+
+
 WIDTHS = (390, 960, 1280, 1440)
 HEIGHT = 900
 

@@ -7,7 +7,14 @@ profiles): this module adds its own and removes them after its last test."""
 import pytest
 
 from base.accessibility import SCHEMES
-from tests.browser.conftest import HEIGHT, SCREENSHOTS, WIDTHS, has_horizontal_scroll, shell
+from tests.browser.conftest import (
+    HEIGHT,
+    SCREENSHOTS,
+    WIDTHS,
+    gap_above_closing_link,
+    has_horizontal_scroll,
+    shell,
+)
 from tests.browser.test_html_checker import nu_errors_at
 from tests.browser.test_layout_geometry import narrow_entries
 from tests.browser.test_pages import blocking_violations
@@ -95,14 +102,7 @@ def test_the_all_projects_link_stands_a_paragraphs_space_below_the_last_paper(ta
     the papers' plain list, which has no margin, it sat right under the last paper."""
     tab.set_viewport_size({"width": width, "height": HEIGHT})
     tab.goto("/projects/browser-project-1/")
-    gap = tab.get_by_role("link", name="All projects").evaluate(
-        """(link) => {
-            const closing = link.closest("p");
-            const above = closing.previousElementSibling.getBoundingClientRect();
-            return closing.getBoundingClientRect().top - above.bottom;
-        }"""
-    )
-    rem = tab.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    gap, rem = gap_above_closing_link(tab, "All projects")
     assert gap >= rem - 0.5
 
 
