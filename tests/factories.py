@@ -1,6 +1,7 @@
 """Small builders for test data: each takes keyword arguments that override its defaults."""
 
 import datetime
+import xml.etree.ElementTree as ElementTree
 from itertools import count
 from typing import TypeVar
 
@@ -17,6 +18,7 @@ from people.models import Person, RoleGroup
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
 
 _numbers = count(1)
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 Named = TypeVar("Named", bound=models.Model)
 
 
@@ -113,6 +115,22 @@ def make_publication_rows(count: int, *, with_links: bool = False) -> None:
                 PublicationLink.objects.create(
                     publication=publication, position=1, url=f"https://example.org/{number}.pdf"
                 )
+
+
+def html_of(client, url: str) -> str:
+    """The page at `url`, as text; it must answer 200."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def sitemap_locations(client) -> set[str]:
+    """The addresses /sitemap.xml lists."""
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/xml"
+    root = ElementTree.fromstring(response.content)
+    return {url.findtext(f"{SITEMAP}loc") for url in root.findall(f"{SITEMAP}url")}
 
 
 def count_queries(client, url: str) -> int:

@@ -2,7 +2,6 @@
 
 import feedparser
 import pytest
-from lxml import etree
 
 from outputs.models import Output
 from people.models import ResearchArea, ResearchGroup
@@ -10,6 +9,7 @@ from tests.factories import (
     assert_as_many_queries_for_many_rows,
     assert_off_every_public_page,
     make_person,
+    sitemap_locations,
 )
 from tests.outputs.conftest import make_output, make_outsider
 from tests.page_head import PageHead
@@ -164,8 +164,7 @@ def test_the_feed_lists_them_newest_first_and_narrows_by_kind(client, lab_output
 
 
 def test_the_sitemap_lists_the_outputs_and_their_list(client, lab_outputs):
-    root = etree.fromstring(client.get("/sitemap.xml").content)
-    locations = {element.text for element in root.iter("{*}loc")}
+    locations = sitemap_locations(client)
     assert "http://testserver/outputs/" in locations
     assert "http://testserver/outputs/klotski-traces/" in locations
 

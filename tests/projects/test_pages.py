@@ -4,7 +4,6 @@ import datetime
 
 import feedparser
 import pytest
-from lxml import etree
 
 from people.models import ResearchArea, ResearchGroup
 from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
@@ -15,6 +14,7 @@ from tests.factories import (
     make_news,
     make_person,
     make_publication,
+    sitemap_locations,
 )
 from tests.outputs.conftest import make_outsider
 from tests.page_head import PageHead
@@ -193,8 +193,7 @@ def test_the_feed_lists_the_projects_newest_first_and_narrows_by_funder(client, 
 
 
 def test_the_sitemap_lists_the_projects_and_their_list(client, lab_projects):
-    root = etree.fromstring(client.get("/sitemap.xml").content)
-    locations = {element.text for element in root.iter("{*}loc")}
+    locations = sitemap_locations(client)
     assert "http://testserver/projects/" in locations
     assert "http://testserver/projects/reconfigurable-networks/" in locations
 
