@@ -70,6 +70,20 @@ def page_link(obj: Any, name: str, request: HttpRequest) -> dict[str, str]:
     }
 
 
+def credit_out(row: Any, request: HttpRequest) -> dict[str, Any]:
+    """A credit row (base/ordered_admin.py: an output's creator, a project's person): its
+    researcher's name and ORCID iD, and the profile's address when a member with a published
+    one. Reads the researcher and profile the list's for_listing() selected."""
+    member = row.member
+    return {
+        "name": row.researcher.name,
+        "orcid": row.researcher.orcid,
+        "profile": None
+        if member is None
+        else request.build_absolute_uri(member.get_absolute_url()),
+    }
+
+
 def api_list(name: str, request: HttpRequest, **filters: str) -> str:
     """The address of one of the API's lists (the URL name `name`, "api:list_news") narrowed
     by `filters`, as an object links the list of its papers or news."""

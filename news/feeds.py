@@ -1,15 +1,7 @@
 """An Atom feed of the news, newest first, narrowed by the same filters as /news/."""
 
-import datetime
-
-from django.urls import reverse
-
-from base.partial_dates import DatePrecision
 from news.filters import NewsFilter
-from news.models import NewsItem
-from publications.feeds import FilteredFeed
-
-FEED_ITEMS = 20
+from publications.feeds import FilteredFeed, published_on
 
 
 class NewsFeed(FilteredFeed):
@@ -22,8 +14,9 @@ class NewsFeed(FilteredFeed):
     Every entry is updated when its row last changed (FilteredFeed.with_change_time).
     """
 
-    def filterset(self, request):
-        return NewsFilter(request.GET, queryset=NewsItem.objects.published().for_listing())
+    filterset_class = NewsFilter
+    namespace = "news"
+    entries = 20
 
     def title(self, selection):
         form = selection.filterset.form
@@ -37,15 +30,6 @@ class NewsFeed(FilteredFeed):
         about += [str(cleaned["year"])] if cleaned.get("year") else []
         return f"{selection.lab_name}: news" + (f" ({', '.join(about)})" if about else "")
 
-    def link(self, selection):
-        return reverse("news:index") + selection.query
-
-    def feed_url(self, selection):
-        return reverse("news:feed") + selection.query
-
-    def items(self, selection):
-        return self.with_change_time(selection.filterset.qs)[:FEED_ITEMS]
-
     def item_title(self, item):
         return item.title
 
@@ -53,12 +37,7 @@ class NewsFeed(FilteredFeed):
         return item.body_html
 
     def item_pubdate(self, item):
-        if item.date.precision != DatePrecision.DAY:
-            return None
-        return datetime.datetime.combine(item.date.first_day(), datetime.time(), datetime.UTC)
-
-    def item_updateddate(self, item):
-        return item.changed_at
+        return published_on(item.date)
 
     def item_author_name(self, item):
         return ", ".join(person.name for person in item.people.all()) or None

@@ -4,7 +4,7 @@
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
-from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link
+from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, credit_out, page_link
 from outputs.filters import OutputFilter
 from outputs.models import Output
 
@@ -53,16 +53,7 @@ def output_summary(output: Output, request: HttpRequest) -> dict:
         "doi": output.doi,
         "repository": output.url,
         "released": output.released.isoformat() if output.released else None,
-        "creators": [
-            {
-                "name": creator.researcher.name,
-                "orcid": creator.researcher.orcid,
-                "profile": request.build_absolute_uri(member.get_absolute_url())
-                if (member := creator.member) is not None
-                else None,
-            }
-            for creator in output.creators.all()
-        ],
+        "creators": [credit_out(creator, request) for creator in output.creators.all()],
     }
 
 

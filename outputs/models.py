@@ -57,22 +57,16 @@ class OutputQuerySet(CreditedQuerySet):
     def for_page(self):
         """An output's own page: its creators, and its published related papers, groups and
         areas as `listed_publications`, `listed_groups`, `listed_areas` (one query each)."""
-        return self.for_listing().prefetch_related(
-            models.Prefetch(
-                "publications",
-                queryset=Publication.objects.published().only("title", "slug", "year", "doi"),
-                to_attr="listed_publications",
-            ),
-            models.Prefetch(
-                "groups",
-                queryset=ResearchGroup.objects.published().only("name", "slug"),
-                to_attr="listed_groups",
-            ),
-            models.Prefetch(
-                "areas",
-                queryset=ResearchArea.objects.published().only("name", "slug"),
-                to_attr="listed_areas",
-            ),
+        return (
+            self.for_listing()
+            .with_filing()
+            .prefetch_related(
+                models.Prefetch(
+                    "publications",
+                    queryset=Publication.objects.published().only("title", "slug", "year", "doi"),
+                    to_attr="listed_publications",
+                ),
+            )
         )
 
 

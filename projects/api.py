@@ -10,6 +10,7 @@ from base.api import (
     PageOut,
     add_detail,
     add_filtered_list,
+    credit_out,
     page_link,
 )
 from projects.filters import ProjectFilter
@@ -115,14 +116,7 @@ def get_project(project: Project, request: HttpRequest) -> dict:
         "summary": project.summary,
         "website": project.url,
         "people": [
-            {
-                "name": row.researcher.name,
-                "role": row.get_role_display(),
-                "orcid": row.researcher.orcid,
-                "profile": request.build_absolute_uri(member.get_absolute_url())
-                if (member := row.member) is not None
-                else None,
-            }
+            {**credit_out(row, request), "role": row.get_role_display()}
             for row in project.people.all()
         ],
         "publications": [page_link(paper, paper.title, request) for paper in papers],

@@ -144,27 +144,21 @@ class ProjectQuerySet(CreditedQuerySet):
     def for_page(self):
         """A project's own page: its people with their profiles, grants and funders, and its
         published groups, areas, papers, datasets and software as `listed_*` (one query each)."""
-        return self.for_listing().prefetch_related(
-            models.Prefetch(
-                "groups",
-                queryset=ResearchGroup.objects.published().only("name", "slug"),
-                to_attr="listed_groups",
-            ),
-            models.Prefetch(
-                "areas",
-                queryset=ResearchArea.objects.published().only("name", "slug"),
-                to_attr="listed_areas",
-            ),
-            models.Prefetch(
-                "publications",
-                queryset=Publication.objects.published().only("title", "slug", "year"),
-                to_attr="listed_publications",
-            ),
-            models.Prefetch(
-                "outputs",
-                queryset=Output.objects.published().only("title", "slug", "kind", "version"),
-                to_attr="listed_outputs",
-            ),
+        return (
+            self.for_listing()
+            .with_filing()
+            .prefetch_related(
+                models.Prefetch(
+                    "publications",
+                    queryset=Publication.objects.published().only("title", "slug", "year"),
+                    to_attr="listed_publications",
+                ),
+                models.Prefetch(
+                    "outputs",
+                    queryset=Output.objects.published().only("title", "slug", "kind", "version"),
+                    to_attr="listed_outputs",
+                ),
+            )
         )
 
 

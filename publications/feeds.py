@@ -1,5 +1,6 @@
 """An Atom feed of the publication list, narrowed by the same filters as /publications/."""
 
+import datetime
 from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
@@ -11,10 +12,9 @@ from django.urls import reverse
 from base.feeds import XmlSafeAtom1Feed
 from base.filters import FilterSet
 from base.models import Lab
+from base.partial_dates import DatePrecision, PartialDate
 from publications.filters import PublicationFilter, active_filters, filters_query
 from publications.models import Publication
-
-FEED_ITEMS = 50
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,19 @@ def plain_text(message: str, *, status: int) -> HttpResponse:
 
 
 class FilteredFeed(Feed):
-    """A feed narrowed by the filters of its list's page (`filterset`)."""
+    """A feed narrowed by the filters of its list's page: its entries are the first
+    `entries` of the rows the page lists (the model's published rows, `for_listing()`),
+    narrowed by `filterset_class`; it links to the page, "<namespace>:index", and to itself,
+    "<namespace>:feed"."""
 
     feed_type = XmlSafeAtom1Feed
+    filterset_class: type[FilterSet]
+    namespace: str
+    entries: int
 
     def filterset(self, request) -> FilterSet:
-        raise NotImplementedError
+        rows = self.filterset_class._meta.model.objects.published().for_listing()
+        return self.filterset_class(request.GET, queryset=rows)
 
     def __call__(self, request, *args, **kwargs):
         """A filter value the list would ignore is a 400 that says so in the list's words, as
@@ -70,6 +77,27 @@ class FilteredFeed(Feed):
         own (a paper without authors, news about nobody in particular) takes the feed's."""
         return selection.lab_name
 
+    def link(self, selection):
+        return reverse(f"{self.namespace}:index") + selection.query
+
+    def feed_url(self, selection):
+        return reverse(f"{self.namespace}:feed") + selection.query
+
+    def items(self, selection):
+        return self.with_change_time(selection.filterset.qs)[: self.entries]
+
+    def item_updateddate(self, item):
+        return item.changed_at
+
+
+def published_on(date: PartialDate | None) -> datetime.datetime | None:
+    """An entry's <published>: the day of `date` when the day is known. A date known to the
+    month or the year gives none: Atom's dates are full dates, and the first of the month
+    would be invented."""
+    if date is None or date.precision != DatePrecision.DAY:
+        return None
+    return datetime.datetime.combine(date.first_day(), datetime.time(), datetime.UTC)
+
 
 class PublicationFeed(FilteredFeed):
     """`/publications/feed/?author=hang-zhu` follows one member's papers, `?venue=NSDI` a venue's.
@@ -79,10 +107,9 @@ class PublicationFeed(FilteredFeed):
     changed (FilteredFeed.with_change_time). Its year is in its summary.
     """
 
-    def filterset(self, request):
-        return PublicationFilter(
-            request.GET, queryset=Publication.objects.published().for_listing()
-        )
+    filterset_class = PublicationFilter
+    namespace = "publications"
+    entries = 50
 
     def title(self, selection):
         chips = ", ".join(chip.label for chip in active_filters(selection.filterset))
@@ -90,15 +117,6 @@ class PublicationFeed(FilteredFeed):
 
     def subtitle(self, selection):
         return f"The newest publications of {selection.lab_name}."
-
-    def link(self, selection):
-        return reverse("publications:index") + selection.query
-
-    def feed_url(self, selection):
-        return reverse("publications:feed") + selection.query
-
-    def items(self, selection):
-        return self.with_change_time(selection.filterset.qs)[:FEED_ITEMS]
 
     def item_title(self, publication):
         return publication.title
@@ -110,9 +128,6 @@ class PublicationFeed(FilteredFeed):
 
     def item_author_name(self, publication):
         return authors(publication) or None
-
-    def item_updateddate(self, publication):
-        return publication.changed_at
 
     def item_categories(self, publication):
         categories = [publication.get_type_display()]

@@ -17,6 +17,16 @@ def inline_management(prefix: str, total: int = 0) -> dict[str, str]:
     }
 
 
+def credit_rows(prefix: str, researchers) -> dict[str, str]:
+    """An ordered credit inline (base/ordered_admin.py: an output's creators, a project's
+    people) naming `researchers` (ids) in order, as new rows."""
+    data = inline_management(prefix, total=len(researchers))
+    for number, researcher in enumerate(researchers):
+        data[f"{prefix}-{number}-position"] = str(number + 1)
+        data[f"{prefix}-{number}-researcher"] = str(researcher)
+    return data
+
+
 def existing_rows(prefix: str, parent_field: str, parent, rows, *fields: str) -> dict:
     """The form data of an inline formset showing `rows` (saved rows of `parent`), each posted
     with its `fields` as they stand; a field holding a foreign key is named without "_id"."""

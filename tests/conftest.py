@@ -110,6 +110,22 @@ def editor_client(client, editor):
 
 
 @pytest.fixture
+def no_page_cache(settings):
+    """Every request renders its page: what it reuses is what the page keeps of its parts."""
+    settings.SITE_CACHE = False
+
+
+@pytest.fixture
+def rendered_anew(no_page_cache):
+    """For the tests of kept parts that commit for real (transaction=True): the page cache off,
+    and the lab's row made here, not by the first request (its making is a write, which moves
+    the change stamp). A test before that committed emptied the tables, the lab's row too."""
+    from base.models import Lab
+
+    Lab.objects.current()
+
+
+@pytest.fixture
 def member_lab(db):
     """Two members who sign in (Ada Lovelace, Grace Hopper) and an editor (Edith Editor), for
     the tests of who links whom to which paper."""

@@ -1,8 +1,6 @@
 """Builders for the department's rows (groups, memberships, areas, external people), in the
 manner of tests/factories.py: keyword arguments override the defaults."""
 
-from itertools import count
-
 from news.models import NewsItem
 from people.models import (
     Advising,
@@ -16,14 +14,11 @@ from people.models import (
 )
 from publications.models import Authorship, Publication, Venue
 from publications.search import search_text_of
-
-_numbers = count(1)
+from tests.factories import make_named
 
 
 def make_research_group(**fields) -> ResearchGroup:
-    number = next(_numbers)
-    fields = {"name": f"Research Group {number}", "slug": f"research-group-{number}", **fields}
-    return ResearchGroup.objects.create(**fields)
+    return make_named(ResearchGroup, "Research Group", "research-group", fields)
 
 
 def make_membership(person, group, **fields) -> Membership:
@@ -31,15 +26,11 @@ def make_membership(person, group, **fields) -> Membership:
 
 
 def make_area(**fields) -> ResearchArea:
-    number = next(_numbers)
-    fields = {"name": f"Area {number}", "slug": f"area-{number}", **fields}
-    return ResearchArea.objects.create(**fields)
+    return make_named(ResearchArea, "Area", "area", fields)
 
 
 def make_external(**fields) -> ExternalPerson:
-    number = next(_numbers)
-    fields = {"name": f"Outside Person {number}", "slug": f"outside-{number}", **fields}
-    return ExternalPerson.objects.create(**fields)
+    return make_named(ExternalPerson, "Outside Person", "outside", fields)
 
 
 def build_department(*, groups: int, people: int, papers: int) -> dict:

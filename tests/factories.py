@@ -1,11 +1,13 @@
 """Small builders for test data: each takes keyword arguments that override its defaults."""
 
 import datetime
+import xml.etree.ElementTree as ElementTree
 from itertools import count
+from typing import TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import connection
+from django.db import connection, models
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -16,18 +18,25 @@ from people.models import Person, RoleGroup
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
 
 _numbers = count(1)
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+Named = TypeVar("Named", bound=models.Model)
+
+
+def make_named(model: type[Named], name: str, slug: str, fields: dict) -> Named:
+    """A row of `model` called "<name> <n>" at the address "<slug>-<n>" (n counts up across
+    the run, so that rows never clash), unless `fields` name it otherwise."""
+    number = next(_numbers)
+    return model.objects.create(
+        **{"name": f"{name} {number}", "slug": f"{slug}-{number}", **fields}
+    )
 
 
 def make_group(**fields) -> RoleGroup:
-    number = next(_numbers)
-    fields = {"name": f"Group {number}", "slug": f"group-{number}", **fields}
-    return RoleGroup.objects.create(**fields)
+    return make_named(RoleGroup, "Group", "group", fields)
 
 
 def make_person(**fields) -> Person:
-    number = next(_numbers)
-    fields = {"name": f"Person {number}", "slug": f"person-{number}", **fields}
-    return Person.objects.create(**fields)
+    return make_named(Person, "Person", "person", fields)
 
 
 def make_venue(**fields) -> Venue:
@@ -108,6 +117,22 @@ def make_publication_rows(count: int, *, with_links: bool = False) -> None:
                 )
 
 
+def html_of(client, url: str) -> str:
+    """The page at `url`, as text; it must answer 200."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def sitemap_locations(client) -> set[str]:
+    """The addresses /sitemap.xml lists."""
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/xml"
+    root = ElementTree.fromstring(response.content)
+    return {url.findtext(f"{SITEMAP}loc") for url in root.findall(f"{SITEMAP}url")}
+
+
 def count_queries(client, url: str) -> int:
     """The SQL queries one GET of `url` runs; it must answer 200."""
     with CaptureQueriesContext(connection) as queries:
@@ -115,11 +140,37 @@ def count_queries(client, url: str) -> int:
     return len(queries)
 
 
+def assert_as_many_queries_for_many_rows(client, url: str, add, *, few: int, many: int) -> None:
+    """One GET of `url` runs as many queries once `add(number)` has made rows `few` to `many`
+    as it ran after rows 0 to `few`: no query per row."""
+    for number in range(few):
+        add(number)
+    queries = count_queries(client, url)
+    for number in range(few, many):
+        add(number)
+    assert count_queries(client, url) == queries
+
+
+def assert_off_every_public_page(client, draft, *, title: str, pages) -> None:
+    """A draft's own page is not found, and its `title` is on none of `pages`."""
+    assert client.get(draft.get_absolute_url()).status_code == 404
+    for page in pages:
+        assert title not in client.get(page).text, page
+
+
 def make_staff_login(username: str, *, role: str):
     """A staff login in the role group `role` ("Editors" or "Member logins")."""
     user = get_user_model().objects.create_user(username, password="pw", is_staff=True)
     user.groups.add(Group.objects.get(name=role))
     return user
+
+
+def give_member_login(person: Person, username: str):
+    """A login in the Member logins group for `person`, who then edits their own rows."""
+    login = make_staff_login(username, role="Member logins")
+    person.user = login
+    person.save()
+    return login
 
 
 def make_member(username: str, name: str) -> Person:

@@ -7,11 +7,12 @@ from base.pagination import paginate
 from publications.filters import filters_query
 
 
-def faceted_list(request: HttpRequest, filterset, *, facets, per_page: int) -> dict:
-    """What the outputs' and the projects' lists show: a facet count per option under the
-    other filters (`facets(filterset)`, one query per facet), a page of rows (two queries),
-    whatever the number of rows."""
+def faceted_list(request: HttpRequest, filterset, *, facets, per_page: int, heading: str) -> dict:
+    """What the outputs' and the projects' lists show (templates/faceted_list.html): a facet
+    count per option under the other filters (`facets(filterset)`, one query per facet), a
+    page of rows (two queries), whatever the number of rows; `heading` titles the page."""
     return {
+        "heading": heading,
         "filterset": filterset,
         "facets": facets(filterset),
         "page": paginate(request, filterset.qs, per_page=per_page),

@@ -4,6 +4,7 @@ import json
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 
 from base.site_cache import cached
 from base.structured_data import json_ld_script
@@ -41,7 +42,13 @@ def section_outputs(owner: tuple[str, int], queryset) -> list[Output]:
 
 def index(request):
     filterset = OutputFilter(request.GET, queryset=Output.objects.published().for_listing())
-    context = faceted_list(request, filterset, facets=facets, per_page=PER_PAGE)
+    context = faceted_list(
+        request,
+        filterset,
+        facets=facets,
+        per_page=PER_PAGE,
+        heading=gettext("Datasets and software"),
+    )
     return render(request, "outputs/output_list.html", context)
 
 

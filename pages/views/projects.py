@@ -5,6 +5,7 @@ import datetime
 
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from base.site_cache import cached, true_until
 from base.structured_data import json_ld_script
@@ -35,7 +36,9 @@ def section_projects(owner: tuple[str, int], queryset) -> list[Project]:
 
 def index(request):
     filterset = ProjectFilter(request.GET, queryset=Project.objects.published().for_listing())
-    context = faceted_list(request, filterset, facets=facets, per_page=PER_PAGE)
+    context = faceted_list(
+        request, filterset, facets=facets, per_page=PER_PAGE, heading=gettext("Projects")
+    )
     response = render(request, "projects/project_list.html", context)
     # Current and past change at midnight, not with a write: kept no longer than today.
     true_until(response, next_midnight())

@@ -215,14 +215,25 @@ def shell(environment: dict[str, str], script: str) -> None:
     )
 
 
+@contextlib.contextmanager
+def shell_rows(environment: dict[str, str], add: str, remove: str):
+    """The rows the script `add` makes on the served site, while the block runs: the script
+    `remove` deletes them after, even when the block fails, so that the other modules see the
+    seeded site as it is."""
+    shell(environment, add)
+    try:
+        yield
+    finally:
+        shell(environment, remove)
+
+
 @pytest.fixture(scope="module")
 def research_group(site_url, server_environment) -> str:
     """A research group (GROUP) on the served site for one module's tests, removed after its
     last test: the seed has none (fixtures/NOTES.md), and the other modules see the seeded site
     as it is. Its page lists people, publications and news."""
-    shell(server_environment, ADD_GROUP)
-    yield "ml-systems"
-    shell(server_environment, REMOVE_GROUP)
+    with shell_rows(server_environment, ADD_GROUP, REMOVE_GROUP):
+        yield "ml-systems"
 
 
 # The event page the accessibility checks visit (base/accessibility.py), which ADD_EVENTS
@@ -260,9 +271,8 @@ Event.objects.all().delete()
 def lab_events(site_url, server_environment) -> str:
     """A talk to come and two past events on the served site for one module's tests, removed
     after its last test (the seed has none)."""
-    shell(server_environment, ADD_EVENTS)
-    yield EVENT
-    shell(server_environment, REMOVE_EVENTS)
+    with shell_rows(server_environment, ADD_EVENTS, REMOVE_EVENTS):
+        yield EVENT
 
 
 @pytest.fixture(scope="session")

@@ -6,14 +6,12 @@ finds people by first name only, a printed profile with its CV, and no CSP refus
 One browser context per size and scheme serves every test of the module."""
 
 import re
-import subprocess
-import sys
 from dataclasses import dataclass, field
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PROJECT, VIEWPORTS
+from tests.browser.conftest import VIEWPORTS, shell
 
 SCHEMES = ["light", "dark"]
 COMBINATIONS = [(viewport, scheme) for viewport in VIEWPORTS for scheme in SCHEMES]
@@ -27,13 +25,7 @@ Publication.objects.filter(slug="causalmesh").update(abstract={ABSTRACT!r})
 @pytest.fixture(scope="module")
 def site(site_url, server_environment):
     """The seeded site, with one abstract: the profiles give none."""
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", GIVE_CAUSALMESH_AN_ABSTRACT],
-        cwd=PROJECT,
-        env=server_environment,
-        check=True,
-        capture_output=True,
-    )
+    shell(server_environment, GIVE_CAUSALMESH_AN_ABSTRACT)
     return site_url
 
 

@@ -3,13 +3,11 @@ site does not have yet; the forms they use fit a phone and a laptop without side
 scrolling."""
 
 import re
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PROJECT, VIEWPORTS, has_horizontal_scroll, signed_in_page
+from tests.browser.conftest import VIEWPORTS, has_horizontal_scroll, shell, signed_in_page
 
 MEMBER = "browser-member"
 MEMBER_PASSWORD = "a-long-member-password"
@@ -25,13 +23,7 @@ Person.objects.filter(slug="zerui-wang").update(user=login)
 @pytest.fixture(scope="module")
 def member_login(site_url, server_environment):
     """Zerui Wang's profile, linked to a member's login on the served site."""
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", MAKE_MEMBER],
-        cwd=PROJECT,
-        env=server_environment,
-        check=True,
-        capture_output=True,
-    )
+    shell(server_environment, MAKE_MEMBER)
     return MEMBER
 
 

@@ -6,7 +6,7 @@ and removes them after its last test, and a talk on the paper the outputs belong
 
 import pytest
 
-from tests.browser.conftest import HEIGHT, WIDTHS, has_horizontal_scroll, shell
+from tests.browser.conftest import HEIGHT, WIDTHS, has_horizontal_scroll, shell_rows
 from tests.browser.test_html_checker import nu_errors_at
 from tests.browser.test_layout_geometry import narrow_entries
 from tests.browser.test_pages import blocking_violations
@@ -62,9 +62,8 @@ LISTS = {"outputs": "/outputs/", "profile": "/people/hang-zhu/"}
 
 @pytest.fixture(scope="module", autouse=True)
 def outputs(site_url, server_environment):
-    shell(server_environment, ADD_OUTPUTS)
-    yield
-    shell(server_environment, REMOVE_OUTPUTS)
+    with shell_rows(server_environment, ADD_OUTPUTS, REMOVE_OUTPUTS):
+        yield
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -13,7 +13,7 @@ from tests.browser.conftest import (
     WIDTHS,
     gap_above_closing_link,
     has_horizontal_scroll,
-    shell,
+    shell_rows,
 )
 from tests.browser.test_html_checker import nu_errors_at
 from tests.browser.test_layout_geometry import narrow_entries
@@ -61,9 +61,8 @@ LISTS = {"projects": "/projects/", "profile": "/people/hang-zhu/"}
 
 @pytest.fixture(scope="module", autouse=True)
 def projects(site_url, server_environment):
-    shell(server_environment, ADD_PROJECTS)
-    yield
-    shell(server_environment, REMOVE_PROJECTS)
+    with shell_rows(server_environment, ADD_PROJECTS, REMOVE_PROJECTS):
+        yield
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -158,9 +157,8 @@ EVERY_SECTION = (
 
 @pytest.fixture
 def every_section(server_environment):
-    shell(server_environment, ADD_EVERY_SECTION)
-    yield
-    shell(server_environment, REMOVE_EVERY_SECTION)
+    with shell_rows(server_environment, ADD_EVERY_SECTION, REMOVE_EVERY_SECTION):
+        yield
 
 
 @pytest.mark.parametrize("width", [width for width in WIDTHS if width >= 1280])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SCREENSHOTS, VIEWPORTS, shell, signed_in_page
+from tests.browser.conftest import SCREENSHOTS, VIEWPORTS, shell_rows, signed_in_page
 from tests.browser.test_add_by_identifier import fetching_site  # noqa: F401  (a fixture)
 
 GUIDE = Path(os.environ.get("STAFF_GUIDE_DIR") or SCREENSHOTS / "staff-guide")
@@ -62,11 +62,8 @@ def test_a_new_administrator_walks_through_the_common_tasks(
     server_environment,
     fetching_site,  # noqa: F811
 ):
-    shell(server_environment, ANOTHER_XIN_JIN)
-    try:
+    with shell_rows(server_environment, ANOTHER_XIN_JIN, PUT_BACK):
         walk(browser, site_url, fetching_site)
-    finally:
-        shell(server_environment, PUT_BACK)
 
 
 def walk(browser, site_url, fetching_site) -> None:  # noqa: F811

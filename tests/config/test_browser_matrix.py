@@ -4,29 +4,17 @@ once, at the desktop size in the light scheme, instead of at every size and in e
 no browser test may go unrun on PostgreSQL."""
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[2]
+from tests.collecting import collected
 
 
-def collected(*options: str) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
-        + [*options, "tests/browser"],
-        cwd=PROJECT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return [line for line in result.stdout.splitlines() if "::" in line]
+def collected_browser_tests(*options: str) -> list[str]:
+    return collected(*options, "tests/browser")
 
 
 def test_the_desktop_light_run_keeps_every_browser_test_and_drops_only_size_and_scheme_repeats():
-    whole = collected()
-    kept = collected("--browser-matrix=desktop-light")
+    whole = collected_browser_tests()
+    kept = collected_browser_tests("--browser-matrix=desktop-light")
 
     def function(test_id: str) -> str:
         return test_id.split("[", 1)[0]

@@ -35,11 +35,8 @@ def talk(paper, **fields) -> Event:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_page_cache")
 class TestKeptParts:
-    @pytest.fixture(autouse=True)
-    def no_page_cache(self, settings):
-        settings.SITE_CACHE = False
-
     def test_a_talk_saved_linked_or_unlinked_shows_on_the_papers_next_request(self, client, paper):
         url = paper.get_absolute_url()
         assert 'id="talks"' not in client.get(url).text

@@ -6,7 +6,7 @@ import pytest
 
 from outputs.models import Output, OutputCreator
 from people.models import ExternalPerson, Person
-from tests.factories import make_person, make_publication
+from tests.factories import make_named, make_person, make_publication
 
 _numbers = count(1)
 
@@ -23,9 +23,7 @@ def make_output(*, creators=(), publications=(), **fields) -> Output:
 
 
 def make_outsider(**fields) -> ExternalPerson:
-    number = next(_numbers)
-    fields = {"name": f"Outsider {number}", "slug": f"outsider-{number}", **fields}
-    return ExternalPerson.objects.create(**fields)
+    return make_named(ExternalPerson, "Outsider", "outsider", fields)
 
 
 def add_outputs_to_seed() -> None:

@@ -5,33 +5,26 @@ import pytest
 from django.urls import reverse
 
 from outputs.models import Output
-from tests.admin_forms import inline_management
-from tests.factories import make_staff_login
+from tests.admin_forms import credit_rows
+from tests.factories import give_member_login
 from tests.outputs.conftest import make_output, make_outsider
 
 
 @pytest.fixture
 def hang_login(lab_outputs):
-    login = make_staff_login("hang", role="Member logins")
-    lab_outputs["hang"].user = login
-    lab_outputs["hang"].save()
-    return login
+    return give_member_login(lab_outputs["hang"], "hang")
 
 
 def new_output_form(*creators, **fields) -> dict:
     """The add form with `creators` (researcher ids) in order, plus `fields`."""
-    data = {
+    return {
         "kind": "software",
         "title": "Ring buffer",
         "slug": "ring-buffer",
         "is_published": "on",
-        **inline_management("creators", total=len(creators)),
+        **credit_rows("creators", creators),
         **fields,
     }
-    for number, researcher in enumerate(creators):
-        data[f"creators-{number}-position"] = str(number + 1)
-        data[f"creators-{number}-researcher"] = str(researcher)
-    return data
 
 
 ADD = reverse("admin:outputs_output_add")

@@ -10,21 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from base.models import Lab
 from outputs.models import Output, OutputCreator
 from tests.outputs.conftest import make_output
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rendered_anew")]
 
 PROFILE = "/people/hang-zhu/"
-
-
-@pytest.fixture(autouse=True)
-def no_page_cache(settings):
-    settings.SITE_CACHE = False
-    # A test before that committed for real emptied the tables, the lab's row with them: made
-    # here, not by the first request (its making is a write, which moves the stamp).
-    Lab.objects.current()
 
 
 def test_a_profile_keeps_its_outputs_until_one_changes(client, lab_outputs):

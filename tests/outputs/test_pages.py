@@ -2,11 +2,15 @@
 
 import feedparser
 import pytest
-from lxml import etree
 
 from outputs.models import Output
 from people.models import ResearchArea, ResearchGroup
-from tests.factories import count_queries, make_person
+from tests.factories import (
+    assert_as_many_queries_for_many_rows,
+    assert_off_every_public_page,
+    make_person,
+    sitemap_locations,
+)
 from tests.outputs.conftest import make_output, make_outsider
 from tests.page_head import PageHead
 
@@ -72,10 +76,8 @@ def test_a_value_the_list_does_not_know_is_said_not_a_server_error(client, lab_o
 
 def test_drafts_stay_off_every_public_page(client, lab_outputs):
     draft = make_output(title="Secret data", is_published=False, creators=[lab_outputs["hang"]])
-    assert "Secret data" not in client.get("/outputs/").text
-    assert client.get(draft.get_absolute_url()).status_code == 404
-    assert "Secret data" not in client.get("/outputs/feed/").text
-    assert "Secret data" not in client.get("/people/hang-zhu/").text
+    pages = ["/outputs/", "/outputs/feed/", "/people/hang-zhu/"]
+    assert_off_every_public_page(client, draft, title="Secret data", pages=pages)
 
 
 def test_the_software_page_names_its_creators_papers_licence_and_citation_files(
@@ -162,8 +164,7 @@ def test_the_feed_lists_them_newest_first_and_narrows_by_kind(client, lab_output
 
 
 def test_the_sitemap_lists_the_outputs_and_their_list(client, lab_outputs):
-    root = etree.fromstring(client.get("/sitemap.xml").content)
-    locations = {element.text for element in root.iter("{*}loc")}
+    locations = sitemap_locations(client)
     assert "http://testserver/outputs/" in locations
     assert "http://testserver/outputs/klotski-traces/" in locations
 
@@ -194,12 +195,7 @@ def test_a_list_runs_as_many_queries_for_thirty_outputs_as_for_three(client, db,
             creators=[members[number % 3], members[(number + 1) % 3], make_outsider()],
         )
 
-    for number in range(3):
-        add(number)
-    few = count_queries(client, address)
-    for number in range(3, 30):
-        add(number)
-    assert count_queries(client, address) == few
+    assert_as_many_queries_for_many_rows(client, address, add, few=3, many=30)
 
 
 def test_the_header_offers_data_and_software_only_when_some_are_published(client, db):

@@ -2,19 +2,15 @@
 no less. Its lists are compared with the tests pytest collects from tests/browser/."""
 
 import re
-import subprocess
-import sys
 from html import unescape
-from pathlib import Path
 
 import pytest
 
 from base import accessibility
 from base.models import Lab
+from tests.collecting import collected
 
 pytestmark = pytest.mark.django_db
-
-PROJECT = Path(__file__).resolve().parents[2]
 
 
 def listed(html: str, list_id: str) -> list[str]:
@@ -24,28 +20,6 @@ def listed(html: str, list_id: str) -> list[str]:
         unescape(re.sub(r"<[^>]+>", "", item)).strip()
         for item in re.findall(r"<li>(.*?)</li>", body, re.S)
     ]
-
-
-def collected(*modules: str) -> list[str]:
-    """The ids of the tests pytest collects from `modules`, as "module::test[parameters]"."""
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--collect-only",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            *modules,
-        ],
-        cwd=PROJECT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return [line for line in result.stdout.splitlines() if "::" in line]
 
 
 @pytest.fixture(scope="module")

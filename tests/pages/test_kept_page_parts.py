@@ -10,17 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from base.models import Lab
 from publications.models import Publication
 from tests.factories import make_news, make_person, make_publication
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _no_page_cache(settings):
-    settings.SITE_CACHE = False
-    Lab.objects.current()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rendered_anew")]
 
 
 def featured_queries(queries: CaptureQueriesContext) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 from base.models import Lab
 from people.models import Membership, ResearchGroup
 from publications.models import CitationCount
-from tests.factories import make_news, make_person, make_publication
+from tests.factories import html_of, make_news, make_person, make_publication
 
 pytestmark = pytest.mark.django_db
 
@@ -29,31 +29,25 @@ def site():
     return hang
 
 
-def page(client, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.content.decode()
-
-
 def test_a_filter_value_the_list_ignored_is_reported_in_the_pages_language(client, site):
-    english = page(client, "/publications/?year_min=soon")
-    chinese = page(client, "/zh-hans/publications/?year_min=soon")
+    english = html_of(client, "/publications/?year_min=soon")
+    chinese = html_of(client, "/zh-hans/publications/?year_min=soon")
     assert "From year “soon” was ignored: Enter a whole number." in english
     assert "起始年份 “soon” 已忽略：输入整数。" in chinese
     assert "was ignored" not in chinese
 
 
 def test_a_filter_given_two_values_is_refused_in_the_pages_language(client, site):
-    chinese = page(client, "/zh-hans/people/?q=" + "+".join(["word"] * 13))
+    chinese = html_of(client, "/zh-hans/people/?q=" + "+".join(["word"] * 13))
     assert "最多只能用 12 个词搜索。" in chinese
-    chinese = page(client, "/zh-hans/publications/?year_min=2020&year_max=2022&year_max=2023")
+    chinese = html_of(client, "/zh-hans/publications/?year_min=2020&year_max=2022&year_max=2023")
     assert "此项只接受一个值，却收到了多个。" in chinese
     assert "It takes one value" not in chinese
 
 
 def test_the_year_charts_summary_and_bars_are_in_the_pages_language(client, site):
-    english = page(client, "/publications/")
-    chinese = page(client, "/zh-hans/publications/")
+    english = html_of(client, "/publications/")
+    chinese = html_of(client, "/zh-hans/publications/")
     assert "2021–2023, the most in 2023 (1)." in english
     assert "2023: 1 publication" in english
     assert "2021–2023 年，2023 年最多（1 篇）。" in chinese
@@ -62,13 +56,13 @@ def test_the_year_charts_summary_and_bars_are_in_the_pages_language(client, site
 
 
 def test_the_coauthor_networks_summary_is_in_the_pages_language(client, site):
-    english = page(client, "/network/")
-    chinese = page(client, "/zh-hans/network/")
+    english = html_of(client, "/network/")
+    chinese = html_of(client, "/zh-hans/network/")
     assert "2 people and 1 pair who wrote papers together." in english
     assert "2 位成员，其中 1 对合写过论文。" in chinese
     assert "who wrote papers together" not in chinese
     # The drawing is kept once for both languages; the words are written when it is shown.
-    assert "2 people and 1 pair" in page(client, "/network/")
+    assert "2 people and 1 pair" in html_of(client, "/network/")
 
 
 def test_citation_counts_are_worded_and_dated_in_the_pages_language(client, site):
@@ -81,18 +75,18 @@ def test_citation_counts_are_worded_and_dated_in_the_pages_language(client, site
             publication=paper, source=source, count=count, counted_on=datetime.date(2026, 12, 3)
         )
     url = paper.get_absolute_url()
-    assert "1,234 citations (OpenAlex, 3 Dec 2026); 17 citations (Crossref, 3 Dec 2026)" in page(
+    assert "1,234 citations (OpenAlex, 3 Dec 2026); 17 citations (Crossref, 3 Dec 2026)" in html_of(
         client, url
     )
-    chinese = page(client, f"/zh-hans{url}")
+    chinese = html_of(client, f"/zh-hans{url}")
     assert (
         "被引 1234 次（OpenAlex，2026年12月3日）；被引 17 次（Crossref，2026年12月3日）" in chinese
     )
     # The profile's total is kept once for both languages.
-    assert "1,234 citations of these papers in all (OpenAlex, 3 Dec 2026)." in page(
+    assert "1,234 citations of these papers in all (OpenAlex, 3 Dec 2026)." in html_of(
         client, "/people/hang-zhu/"
     )
-    chinese = page(client, "/zh-hans/people/hang-zhu/")
+    chinese = html_of(client, "/zh-hans/people/hang-zhu/")
     assert "这些论文共被引 1234 次（OpenAlex，2026年12月3日）。" in chinese
     assert "citations" not in chinese
 
@@ -101,8 +95,10 @@ def test_choice_labels_are_in_the_pages_language(client, site):
     group = ResearchGroup.objects.create(name="Networks", slug="networks")
     Membership.objects.create(group=group, person=site, role=Membership.Role.PHD_STUDENT)
     make_news(title="Klotski at NSDI", date="2024-03-05", body="The talk.", kind="blog-post")
-    chinese = page(client, "/zh-hans/publications/") + page(client, "/zh-hans/groups/networks/")
-    chinese += page(client, "/zh-hans/news/")
+    chinese = html_of(client, "/zh-hans/publications/") + html_of(
+        client, "/zh-hans/groups/networks/"
+    )
+    chinese += html_of(client, "/zh-hans/news/")
     assert "期刊论文" in chinese
     assert "博士研究生" in chinese
     assert "博客文章" in chinese

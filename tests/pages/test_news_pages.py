@@ -9,7 +9,7 @@ from tests.cases import (
     SeededTestCase,
     assert_a_draft_is_hidden_from_visitors_and_previewed_by_editors,
 )
-from tests.factories import count_queries, make_news, make_person, make_publication
+from tests.factories import count_queries, html_of, make_news, make_person, make_publication
 
 
 def titles(response) -> list[str]:
@@ -42,9 +42,7 @@ class SeededNewsPagesTests(SeededTestCase):
         assert len(titles(response)) == NewsItem.objects.published().count()
 
     def test_news_item_page_links_its_people_and_publications(self):
-        response = self.client.get("/news/jet-long-accepted-to-neurips-2026/")
-        assert response.status_code == 200
-        html = response.content.decode()
+        html = html_of(self.client, "/news/jet-long-accepted-to-neurips-2026/")
         assert '<a href="/people/zerui-wang/"><bdi>Zerui Wang</bdi></a>' in html
         assert "Jet-Long: Efficient Long-Context Extension with Dynamic Bifocal RoPE" in html
 

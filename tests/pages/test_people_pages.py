@@ -13,6 +13,7 @@ from tests.cases import (
 )
 from tests.factories import (
     count_queries,
+    html_of,
     make_group,
     make_news,
     make_person,
@@ -47,9 +48,7 @@ def test_initials_are_the_first_and_last_names_first_letters(name, initials):
 
 class SeededPeoplePagesTests(SeededTestCase):
     def test_directory_groups_people_in_the_staff_order_ungrouped_last(self):
-        response = self.client.get("/people/")
-        assert response.status_code == 200
-        html = response.content.decode()
+        html = html_of(self.client, "/people/")
         scientists = html.index(">Research Scientists</h2>")
         students = html.index(">PhD Students</h2>")
         members = html.index(">Members</h2>")

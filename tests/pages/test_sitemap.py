@@ -9,20 +9,12 @@ from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from lxml import etree
 
-from tests.factories import make_news, make_person, make_publication
+from tests.factories import make_news, make_person, make_publication, sitemap_locations
 
 pytestmark = pytest.mark.django_db
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
-
-
-def locations(client) -> set[str]:
-    response = client.get("/sitemap.xml")
-    assert response.status_code == 200
-    assert response["Content-Type"] == "application/xml"
-    root = ET.fromstring(response.content)
-    return {url.findtext(f"{SITEMAP}loc") for url in root.findall(f"{SITEMAP}url")}
 
 
 def test_the_sitemap_lists_every_public_page_and_no_draft_or_one_line_news(client):
@@ -44,7 +36,7 @@ def test_the_sitemap_lists_every_public_page_and_no_draft_or_one_line_news(clien
         news.get_absolute_url(),
     }
     # Each page once per language: English at its plain address, Chinese under /zh-hans/.
-    assert locations(client) == {f"{site}{page}" for page in pages} | {
+    assert sitemap_locations(client) == {f"{site}{page}" for page in pages} | {
         f"{site}/zh-hans{page}" for page in pages
     }
 
@@ -77,7 +69,7 @@ def test_every_page_in_the_sitemap_loads(client):
     make_person()
     make_publication(authors=["Someone"])
     make_news(body="A story.")
-    for location in locations(client):
+    for location in sitemap_locations(client):
         assert client.get(location.removeprefix("http://testserver")).status_code == 200
 
 

@@ -13,7 +13,7 @@ from news.models import NewsItem
 from people.models import ResearchArea, ResearchGroup
 from publications import exports
 from publications.models import Publication
-from tests.factories import make_cached_site, make_news, make_person, make_publication
+from tests.factories import html_of, make_cached_site, make_news, make_person, make_publication
 
 pytestmark = pytest.mark.django_db
 
@@ -39,21 +39,15 @@ def paper():
     )
 
 
-def page(client, address: str) -> str:
-    response = client.get(address)
-    assert response.status_code == 200, address
-    return response.content.decode()
-
-
 def test_a_paper_page_shows_its_chinese_title_and_abstract_under_zh_hans_and_the_original_in_english(
     client, paper
 ):
-    chinese = page(client, "/zh-hans/publications/consistent-caching/")
+    chinese = html_of(client, "/zh-hans/publications/consistent-caching/")
     assert f"<h1>{TITLE_ZH}</h1>" in chinese
     assert f"<title>{TITLE_ZH} · " in chinese
     assert "<p>我们缓存状态。</p>" in chinese
     assert TITLE not in chinese.split("<h1", 1)[1].split("</h1>", 1)[0]
-    english = page(client, "/publications/consistent-caching/")
+    english = html_of(client, "/publications/consistent-caching/")
     assert f"<h1>{TITLE}</h1>" in english
     assert "<p>We cache state.</p>" in english
     assert TITLE_ZH not in english.split("<h1", 1)[1]
@@ -66,12 +60,12 @@ def test_a_paper_page_shows_its_chinese_title_and_abstract_under_zh_hans_and_the
 def test_the_publication_list_and_the_profile_show_the_chinese_title_and_bio_under_zh_hans(
     client, paper
 ):
-    listing = page(client, "/zh-hans/publications/")
+    listing = html_of(client, "/zh-hans/publications/")
     assert f'href="/zh-hans/publications/consistent-caching/">{TITLE_ZH}</a>' in listing
-    profile = page(client, "/zh-hans/people/hang-zhu/")
+    profile = html_of(client, "/zh-hans/people/hang-zhu/")
     assert "朱航研究<strong>分布式系统</strong>。" in profile
     assert TITLE_ZH in profile
-    english = page(client, "/people/hang-zhu/")
+    english = html_of(client, "/people/hang-zhu/")
     assert "Hang works on <strong>distributed systems</strong>." in english
     assert TITLE_ZH not in english
 
@@ -84,10 +78,10 @@ def test_a_news_item_shows_its_chinese_title_and_body_under_zh_hans(client):
         body="Our paper was accepted.",
         body_zh_hans="我们的论文被录用了。",
     )
-    item = page(client, "/zh-hans/news/accepted/")
+    item = html_of(client, "/zh-hans/news/accepted/")
     assert "<h1>论文被录用</h1>" in item and "<p>我们的论文被录用了。</p>" in item
-    assert "论文被录用" in page(client, "/zh-hans/news/")
-    english = page(client, "/news/accepted/")
+    assert "论文被录用" in html_of(client, "/zh-hans/news/")
+    english = html_of(client, "/news/accepted/")
     assert "<h1>Paper accepted</h1>" in english and "论文被录用" not in english
 
 
@@ -106,40 +100,42 @@ def test_group_area_and_lab_texts_show_in_chinese_under_zh_hans(client):
     lab = Lab.objects.current()
     lab.tagline, lab.tagline_zh_hans = "Systems research", "系统研究"
     lab.save()
-    group_page = page(client, "/zh-hans/groups/netsys/")
+    group_page = html_of(client, "/zh-hans/groups/netsys/")
     assert "<h1>网络系统组</h1>" in group_page and "我们构建网络。" in group_page
     assert ">系统</a>" in group_page
-    assert "网络系统组" in page(client, "/zh-hans/groups/")
-    assert "<h1>系统</h1>" in page(client, "/zh-hans/areas/systems/")
-    assert "系统研究" in page(client, "/zh-hans/")
-    assert "系统研究" not in page(client, "/") and "网络系统组" not in page(client, "/groups/")
+    assert "网络系统组" in html_of(client, "/zh-hans/groups/")
+    assert "<h1>系统</h1>" in html_of(client, "/zh-hans/areas/systems/")
+    assert "系统研究" in html_of(client, "/zh-hans/")
+    assert "系统研究" not in html_of(client, "/") and "网络系统组" not in html_of(
+        client, "/groups/"
+    )
 
 
 def test_an_empty_translation_falls_back_to_the_original_marked_as_english(client):
     make_publication(title="Untranslated Paper", slug="untranslated", title_zh_hans="  ")
-    chinese = page(client, "/zh-hans/publications/untranslated/")
+    chinese = html_of(client, "/zh-hans/publications/untranslated/")
     assert '<h1 lang="en">Untranslated Paper</h1>' in chinese
     assert '<html lang="zh-hans"' in chinese
-    assert 'lang="en">Untranslated Paper</a>' in page(client, "/zh-hans/publications/")
+    assert 'lang="en">Untranslated Paper</a>' in html_of(client, "/zh-hans/publications/")
     # In English the original is the page's own language: no mark.
-    assert "<h1>Untranslated Paper</h1>" in page(client, "/publications/untranslated/")
+    assert "<h1>Untranslated Paper</h1>" in html_of(client, "/publications/untranslated/")
 
 
 def test_a_chinese_original_is_not_marked_as_english_on_the_chinese_page(client):
     make_publication(title="基于 GPU 的分布式缓存", slug="chinese-original")
-    assert "<h1>基于 GPU 的分布式缓存</h1>" in page(
+    assert "<h1>基于 GPU 的分布式缓存</h1>" in html_of(
         client, "/zh-hans/publications/chinese-original/"
     )
     # An English bio naming a cat in Chinese (the seed's Haoran Zhang) is still English.
     make_person(name="Haoran Zhang", slug="haoran-zhang", bio="瓜皮 (➔) is my favorite cat.")
-    assert '<div class="prose" lang="en"><p>瓜皮 (➔) is my favorite cat.</p>' in page(
+    assert '<div class="prose" lang="en"><p>瓜皮 (➔) is my favorite cat.</p>' in html_of(
         client, "/zh-hans/people/haoran-zhang/"
     )
 
 
 def test_citations_write_the_original_title_whatever_the_readers_language(client, paper):
-    english_bib = page(client, "/publications/consistent-caching.bib")
-    chinese_bib = page(client, "/zh-hans/publications/consistent-caching.bib")
+    english_bib = html_of(client, "/publications/consistent-caching.bib")
+    chinese_bib = html_of(client, "/zh-hans/publications/consistent-caching.bib")
     assert chinese_bib == english_bib
     assert TITLE in chinese_bib and TITLE_ZH not in chinese_bib
     papers = Publication.objects.filter(pk=paper.pk).for_listing()
@@ -155,12 +151,12 @@ def test_citations_write_the_original_title_whatever_the_readers_language(client
 
 def test_the_chinese_title_finds_the_paper_and_the_original_still_does(client, paper):
     for address in ("/zh-hans/publications/?q=", "/publications/?q="):
-        assert "consistent-caching/" in page(client, address + "无服务器工作流")
-        assert "consistent-caching/" in page(client, address + "Serverless")
+        assert "consistent-caching/" in html_of(client, address + "无服务器工作流")
+        assert "consistent-caching/" in html_of(client, address + "Serverless")
     # The site search finds it too, and names it in the reader's language.
-    chinese = page(client, "/zh-hans/search/?q=无服务器工作流")
+    chinese = html_of(client, "/zh-hans/search/?q=无服务器工作流")
     assert 'href="/zh-hans/publications/consistent-caching/"><mark>无服务器工作流' in chinese
-    english = page(client, "/search/?q=无服务器工作流")
+    english = html_of(client, "/search/?q=无服务器工作流")
     assert f'href="/publications/consistent-caching/">{TITLE}</a>' in english
     paper.refresh_from_db()
     assert paper.search_text.splitlines()[0].endswith(TITLE_ZH)
@@ -168,7 +164,7 @@ def test_the_chinese_title_finds_the_paper_and_the_original_still_does(client, p
     other = make_publication(title="Later Paper", slug="later")
     other.title_zh_hans = "后来的论文"
     other.save()
-    assert "later/" in page(client, "/publications/?q=后来的论文")
+    assert "later/" in html_of(client, "/publications/?q=后来的论文")
 
 
 def test_the_admin_form_saves_both_languages_side_by_side_and_the_history_records_the_change(
@@ -204,8 +200,8 @@ def test_the_admin_form_saves_both_languages_side_by_side_and_the_history_record
 
 def test_the_network_caption_and_summary_are_joined_by_each_languages_own_colon(client):
     make_cached_site()
-    english = page(client, "/network/")
-    chinese = page(client, "/zh-hans/network/")
+    english = html_of(client, "/network/")
+    chinese = html_of(client, "/zh-hans/network/")
     caption = english.split('<figcaption id="network-caption">', 1)[1].split("</figcaption>", 1)[0]
     assert caption.startswith("Co-author network: ")
     caption = chinese.split('<figcaption id="network-caption">', 1)[1].split("</figcaption>", 1)[0]
@@ -215,9 +211,9 @@ def test_the_network_caption_and_summary_are_joined_by_each_languages_own_colon(
 def test_the_area_filter_names_each_area_in_the_readers_language(client, paper):
     area = ResearchArea.objects.create(name="Cloud Systems", name_zh_hans="云系统", slug="cloud")
     paper.areas.add(area)
-    chinese = page(client, "/zh-hans/publications/")
+    chinese = html_of(client, "/zh-hans/publications/")
     assert "云系统" in chinese
-    english = page(client, "/publications/")
+    english = html_of(client, "/publications/")
     assert "Cloud Systems" in english and "云系统" not in english
 
 
@@ -251,8 +247,8 @@ def test_a_groups_and_an_areas_chinese_name_shows_wherever_the_chinese_pages_lin
         "/zh-hans/events/talk/",
         "/zh-hans/events/",
     ):
-        shown = page(client, address)
+        shown = html_of(client, address)
         assert ">网络系统组</a>" in shown, address
         assert "Networked Systems</a>" not in shown, address
     for address in ("/zh-hans/people/hang-zhu/", "/zh-hans/projects/caching/"):
-        assert ">系统领域</a>" in page(client, address), address
+        assert ">系统领域</a>" in html_of(client, address), address

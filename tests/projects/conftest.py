@@ -7,16 +7,14 @@ import pytest
 
 from people.models import Person
 from projects.models import Funder, Grant, Project, ProjectPerson
-from tests.factories import make_person, make_publication
+from tests.factories import make_named, make_person, make_publication
 from tests.outputs.conftest import make_output, make_outsider
 
 _numbers = count(1)
 
 
 def make_funder(**fields) -> Funder:
-    number = next(_numbers)
-    fields = {"name": f"Funder {number}", "slug": f"funder-{number}", **fields}
-    return Funder.objects.create(**fields)
+    return make_named(Funder, "Funder", "funder", fields)
 
 
 def make_project(*, people=(), publications=(), grants=(), **fields) -> Project:

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from projects.models import Funder, Project
-from tests.admin_forms import existing_rows, inline_management
-from tests.factories import make_staff_login
+from tests.admin_forms import credit_rows, existing_rows, inline_management
+from tests.factories import give_member_login
 from tests.projects.conftest import make_project
 
 ADD = reverse("admin:projects_project_add")
@@ -15,26 +15,21 @@ ADD = reverse("admin:projects_project_add")
 
 @pytest.fixture
 def hang_login(lab_projects):
-    login = make_staff_login("hang", role="Member logins")
-    lab_projects["hang"].user = login
-    lab_projects["hang"].save()
-    return login
+    return give_member_login(lab_projects["hang"], "hang")
 
 
 def new_project_form(*people, grants=(), **fields) -> dict:
-    """The add form with `people` (researcher ids) in order, `grants` ((funder id, award
-    number) pairs), plus `fields`."""
+    """The add form with `people` (researcher ids) in order, the first as the principal
+    investigator, `grants` ((funder id, award number) pairs), plus `fields`."""
     data = {
         "title": "Optical switching",
         "slug": "optical-switching",
         "is_published": "on",
-        **inline_management("people", total=len(people)),
+        **credit_rows("people", people),
         **inline_management("grants", total=len(grants)),
         **fields,
     }
-    for number, researcher in enumerate(people):
-        data[f"people-{number}-position"] = str(number + 1)
-        data[f"people-{number}-researcher"] = str(researcher)
+    for number in range(len(people)):
         data[f"people-{number}-role"] = "pi" if number == 0 else "researcher"
     for number, (funder, award) in enumerate(grants):
         data[f"grants-{number}-funder"] = str(funder)

@@ -10,19 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from base.models import Lab
 from projects.models import Funder, Grant, Project
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rendered_anew")]
 
 PROFILE = "/people/hang-zhu/"
 PAPER = "/publications/klotski/"
-
-
-@pytest.fixture(autouse=True)
-def no_page_cache(settings):
-    settings.SITE_CACHE = False
-    Lab.objects.current()
 
 
 def test_a_profile_keeps_its_projects_until_one_changes(client, lab_projects):

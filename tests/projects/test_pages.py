@@ -4,11 +4,18 @@ import datetime
 
 import feedparser
 import pytest
-from lxml import etree
 
 from people.models import ResearchArea, ResearchGroup
 from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
-from tests.factories import count_queries, make_event, make_news, make_person, make_publication
+from tests.factories import (
+    assert_as_many_queries_for_many_rows,
+    assert_off_every_public_page,
+    make_event,
+    make_news,
+    make_person,
+    make_publication,
+    sitemap_locations,
+)
 from tests.outputs.conftest import make_outsider
 from tests.page_head import PageHead
 from tests.projects.conftest import make_funder, make_project
@@ -78,10 +85,8 @@ def test_a_value_the_list_does_not_know_is_said_not_a_server_error(client, lab_p
 
 def test_drafts_stay_off_every_public_page(client, lab_projects):
     draft = make_project(title="Secret plan", is_published=False, people=[lab_projects["hang"]])
-    assert "Secret plan" not in client.get("/projects/").text
-    assert client.get(draft.get_absolute_url()).status_code == 404
-    assert "Secret plan" not in client.get("/projects/feed/").text
-    assert "Secret plan" not in client.get("/people/hang-zhu/").text
+    pages = ["/projects/", "/projects/feed/", "/people/hang-zhu/"]
+    assert_off_every_public_page(client, draft, title="Secret plan", pages=pages)
     assert client.get("/api/projects/secret-plan/").status_code == 404
 
 
@@ -188,8 +193,7 @@ def test_the_feed_lists_the_projects_newest_first_and_narrows_by_funder(client, 
 
 
 def test_the_sitemap_lists_the_projects_and_their_list(client, lab_projects):
-    root = etree.fromstring(client.get("/sitemap.xml").content)
-    locations = {element.text for element in root.iter("{*}loc")}
+    locations = sitemap_locations(client)
     assert "http://testserver/projects/" in locations
     assert "http://testserver/projects/reconfigurable-networks/" in locations
 
@@ -273,29 +277,20 @@ def test_a_list_runs_as_many_queries_for_thirty_projects_as_for_three(client, db
             grants=[(funders[number % 3], f"A-{number}"), funders[(number + 1) % 3]],
         )
 
-    for number in range(3):
-        add(number)
-    few = count_queries(client, address)
-    for number in range(3, 30):
-        add(number)
-    assert count_queries(client, address) == few
+    assert_as_many_queries_for_many_rows(client, address, add, few=3, many=30)
 
 
 def test_a_project_page_runs_as_many_queries_for_thirty_people_and_papers_as_for_three(client, db):
     funder = make_funder()
     project = make_project(slug="big", people=[make_person()], grants=[(funder, "G-0")])
 
-    def grow(count: int) -> None:
-        for _ in range(count):
-            project.people.create(position=100 + project.people.count(), researcher=make_outsider())
-            paper = make_publication(year=2020)
-            project.publications.add(paper)
-            project.grants.create(funder=make_funder(), award_number=f"G-{paper.pk}")
+    def add(number: int) -> None:
+        project.people.create(position=100 + project.people.count(), researcher=make_outsider())
+        paper = make_publication(year=2020)
+        project.publications.add(paper)
+        project.grants.create(funder=make_funder(), award_number=f"G-{paper.pk}")
 
-    grow(3)
-    few = count_queries(client, "/projects/big/")
-    grow(27)
-    assert count_queries(client, "/projects/big/") == few
+    assert_as_many_queries_for_many_rows(client, "/projects/big/", add, few=3, many=30)
 
 
 def test_codemeta_of_software_from_a_funded_project_names_its_grants_and_funders(

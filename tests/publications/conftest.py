@@ -6,12 +6,6 @@ from tests.identifier_service import recorded_services
 
 
 @pytest.fixture
-def no_page_cache(settings):
-    """Every request renders its page: what it reuses is what the page keeps of its parts."""
-    settings.SITE_CACHE = False
-
-
-@pytest.fixture
 def member_with_papers():
     """Hang Zhu, a member, on two NSDI papers: Klotski (2023) and Ring (2024)."""
     Lab.objects.current()
