@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from base.identifiers import DOI_EXAMPLE, DOI_PATTERN, normalize_doi
 from publications.identifiers.documents import Unreadable, dig, parse_json
 from publications.identifiers.fetching import (
+    PASTE_SECONDS,
     Fetch,
     FetchFailed,
     default_fetch,
@@ -27,10 +28,10 @@ from publications.identifiers.fetching import (
 
 # Each DOI is a request to DataCite while the editor waits: a lab adds a few at a time.
 MAX_DOIS = 50
-# How long one paste may spend asking DataCite, in all: a DOI is not asked once it has gone by,
-# so the editor waits at most this and one request's time-out (fetching.MAX_TIMEOUT_SECONDS),
-# not 50 time-outs.
-TOTAL_SECONDS = 20
+# How long one paste may spend asking DataCite, in all, as a paste of papers' identifiers: a DOI
+# is not asked once it has gone by, so the editor waits at most this and one request's time-out
+# (fetching.MAX_TIMEOUT_SECONDS), not 50 time-outs.
+TOTAL_SECONDS = PASTE_SECONDS
 # The name the review gives the gathered records, in a sentence ("… is N bytes, larger …").
 FETCHED = "The records fetched from DataCite"
 

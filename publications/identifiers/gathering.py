@@ -22,12 +22,18 @@ from publications.identifiers.documents import (
     parse_xml,
     text,
 )
-from publications.identifiers.fetching import Fetch, FetchFailed, service_url
+from publications.identifiers.fetching import (
+    PASTE_SECONDS,
+    Fetch,
+    FetchFailed,
+    service_url,
+    within,
+)
 from publications.identifiers.pasted import Identifier, Kind
 from publications.identifiers.works import Work, entries
 
-# How long one paste may spend asking the services, in all.
-TOTAL_SECONDS = 60
+# How long one paste may spend asking the services, in all (fetching.PASTE_SECONDS).
+TOTAL_SECONDS = PASTE_SECONDS
 # arXiv ids per request (arXiv's guide asks for modest batches).
 ARXIV_BATCH = 50
 # OpenAlex works per page, and pages read for one author at most (10,000 works).
@@ -53,10 +59,17 @@ def gather(
 ) -> Gathered:
     """Every work each identifier names, asked of its service. An identifier the service does
     not know, or a service that does not answer, is a sentence in `problems`; so is each one
-    not asked once `seconds` have gone by (the admin waits for all of them in one request)."""
+    not asked once `seconds` have gone by (the admin waits for all of them in one request),
+    and so is one whose many requests (an author's pages of works) run past them."""
     gathered = Gathered()
     identifiers = list(identifiers)
     deadline = time.monotonic() + seconds
+    fetch = within(
+        fetch,
+        seconds=seconds,
+        message=f"stopped: asking took more than {seconds:g} seconds in all. Paste this line "
+        "and those after it in a second round.",
+    )
     arxiv_ids = [found for found in identifiers if found.kind is Kind.ARXIV]
     for start in range(0, len(arxiv_ids), ARXIV_BATCH):
         _gather_arxiv(arxiv_ids[start : start + ARXIV_BATCH], fetch=fetch, into=gathered)
