@@ -35,9 +35,11 @@ ACCEPT = "application/json, application/atom+xml;q=0.9, application/xml;q=0.9, *
 class FetchFailed(Exception):
     """The service did not give the document; the message says so in a sentence."""
 
-    def __init__(self, message: str, *, not_found: bool = False) -> None:
+    def __init__(self, message: str, *, not_found: bool = False, late: bool = False) -> None:
         super().__init__(message)
         self.not_found = not_found
+        # Not asked: the time for the whole paste or check was up (within()).
+        self.late = late
 
 
 def service_url(service: str) -> str:
@@ -71,7 +73,7 @@ def within(fetch: Fetch, *, seconds: float, message: str) -> Fetch:
 
     def bounded(url: str) -> bytes:
         if time.monotonic() > deadline:
-            raise FetchFailed(message)
+            raise FetchFailed(message, late=True)
         return fetch(url)
 
     return bounded

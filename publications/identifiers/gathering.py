@@ -49,13 +49,26 @@ class Gathered:
     def __init__(self) -> None:
         self.works: list[Work] = []
         self.problems: list[str] = []
+        # Those of the problems that say a line was not asked (or stopped) as time was up.
+        self.late: list[str] = []
+
+    @property
+    def only_late(self) -> bool:
+        """Every problem is a line not asked in time: what was fetched can be reviewed, and
+        the editor pastes those lines again."""
+        return bool(self.problems) and len(self.late) == len(self.problems)
+
+    def add_problem(self, problem: str, *, late: bool = False) -> None:
+        self.problems.append(problem)
+        if late:
+            self.late.append(problem)
 
     def bibliography(self) -> Bibliography:
         return Bibliography(entries=tuple(entries(self.works)), problems=())
 
 
 def gather(
-    identifiers: Iterable[Identifier], *, fetch: Fetch, seconds: float = TOTAL_SECONDS
+    identifiers: Iterable[Identifier], *, fetch: Fetch, seconds: float | None = None
 ) -> Gathered:
     """Every work each identifier names, asked of its service. An identifier the service does
     not know, or a service that does not answer, is a sentence in `problems`; so is each one
@@ -63,6 +76,7 @@ def gather(
     and so is one whose many requests (an author's pages of works) run past them."""
     gathered = Gathered()
     identifiers = list(identifiers)
+    seconds = TOTAL_SECONDS if seconds is None else seconds
     deadline = time.monotonic() + seconds
     fetch = within(
         fetch,
@@ -78,9 +92,10 @@ def gather(
         if reader is None:
             continue
         if time.monotonic() > deadline:
-            gathered.problems.append(
+            gathered.add_problem(
                 f"Line {identifier.line}: not asked: the lines above took more than "
-                f"{seconds:g} seconds. Paste this line and those after it in a second round."
+                f"{seconds:g} seconds. Paste this line and those after it in a second round.",
+                late=True,
             )
             continue
         try:
@@ -92,7 +107,7 @@ def gather(
                     "found. Check it, or add the paper by hand."
                 )
             else:
-                gathered.problems.append(f"Line {identifier.line}: {failed}")
+                gathered.add_problem(f"Line {identifier.line}: {failed}", late=failed.late)
         except Unreadable as unreadable:
             gathered.problems.append(f"Line {identifier.line}: {unreadable}")
     return gathered
@@ -175,7 +190,8 @@ def _gather_arxiv(batch: list[Identifier], *, fetch: Fetch, into: Gathered) -> N
         message = str(failed)
         if isinstance(failed, FetchFailed) and failed.not_found:
             message = "arXiv knows none of these ids. Check them."
-        into.problems.append(f"Line{'s' if len(batch) > 1 else ''} {lines}: {message}")
+        late = isinstance(failed, FetchFailed) and failed.late
+        into.add_problem(f"Line{'s' if len(batch) > 1 else ''} {lines}: {message}", late=late)
         return
     by_id = {found.value.casefold(): found for found in batch}
     answered = set()

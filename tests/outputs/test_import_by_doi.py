@@ -13,7 +13,7 @@ from outputs import fetching
 from outputs.models import Output
 from people.models import Researcher
 from tests.factories import make_person, make_staff_login
-from tests.identifier_service import Handler, Service, recorded_services, serving
+from tests.identifier_service import recorded_services, slow_services
 
 IMPORT = reverse("admin:outputs_output_import")
 
@@ -125,20 +125,10 @@ def test_the_command_imports_by_doi_and_refuses_an_unknown_one(lab, datacite, ca
     assert Output.objects.count() == 1
 
 
-class SlowDataCite(Handler):
-    """DataCite taking 1.5 seconds for each record: a slow day."""
-
-    def do_GET(self) -> None:
-        time.sleep(1.5)
-        super().do_GET()
-
-
 @pytest.fixture
 def slow_datacite(settings):
-    server = Service(("127.0.0.1", 0), SlowDataCite)
-    server.requests = []
-    server.answers = {}
-    with serving(server):
+    """DataCite taking 1.5 seconds for each record: a slow day."""
+    with slow_services(1.5) as server:
         settings.IDENTIFIER_FETCHING = True
         settings.IDENTIFIER_SERVICE_URLS = server.urls()
         yield server
