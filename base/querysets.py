@@ -1,9 +1,10 @@
 from typing import Any, Self
 
+from django.contrib.auth import get_user_model
 from django.db import models
 
 from base.markdown import RenderedMarkdownQuerySet
-from base.roles import is_editor, person_of
+from base.roles import EDIT_ALL_CODENAME, is_editor, person_of
 from base.site_cache import SiteQuerySet
 
 __all__ = ["CreditedQuerySet", "FiledQuerySet", "PublishableQuerySet", "SiteQuerySet"]
@@ -31,6 +32,24 @@ class PublishableQuerySet(RenderedMarkdownQuerySet):
     def drafts_of(self, person: Any) -> models.Q:
         """The rows that are `person`'s own, for their previews; none unless a model says."""
         return models.Q(pk__in=[])
+
+    def waiting_for_editor(self) -> Self:
+        """The drafts members added (their first version was saved by a member's login) that
+        no editor has published yet, with the member's name (`submitted_by`): members' papers,
+        talks, datasets and software alike (base/scoped_admin.py). Reads the model's history."""
+        editors = (
+            models.Q(is_superuser=True)
+            | models.Q(groups__permissions__codename=EDIT_ALL_CODENAME)
+            | models.Q(user_permissions__codename=EDIT_ALL_CODENAME)
+        )
+        members = get_user_model().objects.filter(person__isnull=False).exclude(editors)
+        history = self.model.history
+        added = history.filter(history_type="+", history_user__in=members)
+        return self.filter(is_published=False, pk__in=added.values("id")).annotate(
+            submitted_by=models.Subquery(
+                added.filter(id=models.OuterRef("pk")).values("history_user__person__name")[:1]
+            )
+        )
 
     def filed_under(self, field: str, targets: Any) -> Self:
         """The rows staff filed under any of `targets` (one row, several, or a queryset)

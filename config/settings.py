@@ -360,8 +360,9 @@ STORAGES = {
 
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 
-# Whether a paper a member adds waits, as a draft, until an editor publishes it (listed for
-# editors on the admin's index), or is on the site at once. The lab's choice (README, "Staff").
+# Whether a paper, talk, dataset or software a member adds waits, as a draft, until an editor
+# publishes it (listed for editors on the admin's index), or is on the site at once. The lab's
+# choice (README, "Staff"); the name is older than talks and outputs.
 MEMBER_PAPERS_WAIT_FOR_EDITOR = env_bool("MEMBER_PAPERS_WAIT_FOR_EDITOR", default=True)
 
 # Background work (a large BibTeX import) is queued in the database and run by

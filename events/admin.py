@@ -57,11 +57,14 @@ class EventForm(forms.ModelForm):
 @admin.register(Event)
 class EventAdmin(MemberScopedAdmin):
     """Editors edit every talk and event; a member adds and edits the talks they give
-    (base/scoped_admin.py)."""
+    (base/scoped_admin.py), which wait as drafts for an editor as their papers do."""
 
+    waiting_noun = "talk"
+    waiting_nouns = "talks"
     form = EventForm
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_display = ["title", "kind", "speaker", "starts_at", "is_published"]
+    # The first filter, "review", lists members' talks waiting for an editor.
     list_filter = ["kind", "is_published", ("group", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["speaker"]
     search_fields = ["title", "event_name", "speaker__name", "place"]

@@ -30,6 +30,10 @@ class CreatorInline(CreditRowInline):
 
 @admin.register(Output)
 class OutputAdmin(MemberScopedAdmin):
+    # What a member adds waits as a draft for an editor, as their papers and talks do; the
+    # first filter, "review", lists it (base/scoped_admin.py).
+    waiting_noun = "dataset or software"
+    waiting_nouns = "datasets and software"
     list_display = ["title", "kind", "version", "released", "licence", "is_published"]
     list_filter = ["kind", "is_published", "licence"]
     search_fields = ["title", "doi", "creators__researcher__name"]

@@ -26,6 +26,10 @@ from publications.identifiers.documents import Unreadable
 
 OutputModelAdmin = admin.ModelAdmin[Output]
 
+# The review's choice for new records: published at once (as an editor's imported papers are)
+# unless the editor keeps them as drafts.
+KEEP_AS_DRAFTS = "drafts"
+
 
 class OutputImportForm(forms.Form):
     file = forms.FileField(
@@ -60,13 +64,15 @@ class OutputDoiForm(forms.Form):
     )
 
     def clean_dois(self) -> bytes:
-        """The records fetched, as one DataCite file the review reads as an upload."""
+        """The records fetched, as one DataCite file the review reads as an upload; `late`
+        names the DOIs not asked in time (outputs/fetching.py's TOTAL_SECONDS)."""
         try:
-            data = fetch_records(dois_in(self.cleaned_data["dois"]))
-            self.records = read_outputs(data, name=FETCHED)
+            fetched = fetch_records(dois_in(self.cleaned_data["dois"]))
+            self.records = read_outputs(fetched.data, name=FETCHED)
         except Unreadable as unreadable:
             raise forms.ValidationError(str(unreadable)) from None
-        return data
+        self.late = fetched.late_sentence()
+        return fetched.data
 
 
 def urls(model_admin: OutputModelAdmin) -> list[URLPattern]:
@@ -100,7 +106,13 @@ def import_outputs_view(model_admin: OutputModelAdmin, request: HttpRequest) -> 
     for bound, field in ((form, "file"), (doi_form, "dois")):
         if bound.is_bound and bound.is_valid():
             review = review_outputs(outputs=bound.records)
-            return _render_review(model_admin, request, review, data=bound.cleaned_data[field])
+            return _render_review(
+                model_admin,
+                request,
+                review,
+                data=bound.cleaned_data[field],
+                late=getattr(bound, "late", ""),
+            )
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
@@ -120,24 +132,36 @@ def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpRespons
     data, records = document
     review = review_outputs(outputs=records)
     left_out = set(request.POST.getlist("leave_out"))
+    ticked = set(request.POST.getlist("apply"))
     chosen = [key for key in review.importable_keys if key not in left_out]
+    chosen += [key for key in review.update_keys if key in ticked]
     editor = request.user if isinstance(request.user, User) else None  # an editor: signed in
+    publish = request.POST.get("publish") != KEEP_AS_DRAFTS
     try:
-        saved = import_outputs(review=review, chosen=chosen, user=editor)
+        saved = import_outputs(review=review, chosen=chosen, user=editor, publish=publish)
     except SiteChanged as changed:
         # Someone added an output or a person the file names between this review and the save.
         # The review shown again sees the new row.
         messages.error(request, f"{changed} Here is the review again, as the site stands now.")
         again = review_outputs(outputs=records)
         return _render_review(model_admin, request, again, data=data, status=400)
-    count = len(saved)
-    messages.success(
-        request,
-        f"Imported {count} record{'s' if count != 1 else ''} of datasets and software."
-        if count
-        else "Nothing was imported.",
-    )
+    messages.success(request, _saved_sentence(saved, updates=set(review.update_keys) & ticked))
     return redirect(reverse("admin:outputs_output_changelist"))
+
+
+def _saved_sentence(saved: list[Output], *, updates: set[str]) -> str:
+    updated = len(updates)
+    added = len(saved) - updated
+    if not saved:
+        return "Nothing was imported."
+    parts = []
+    if added:
+        parts.append(
+            f"Imported {added} record{'s' if added != 1 else ''} of datasets and software."
+        )
+    if updated:
+        parts.append(f"Updated {updated} output{'s' if updated != 1 else ''} on the site.")
+    return " ".join(parts)
 
 
 def _document(document: str) -> tuple[bytes, list[ReadOutput]] | None:
@@ -156,6 +180,7 @@ def _render_review(
     *,
     data: bytes,
     status: int = 200,
+    late: str = "",
 ) -> HttpResponse:
     context = {
         **model_admin.admin_site.each_context(request),
@@ -163,5 +188,7 @@ def _render_review(
         "title": "Review the import of datasets and software",
         "review": review,
         "document": base64.b64encode(data).decode("ascii"),
+        "late": late,
+        "keep_as_drafts": KEEP_AS_DRAFTS,
     }
     return TemplateResponse(request, "admin/outputs/import_review.html", context, status=status)

@@ -10,12 +10,15 @@ User-Agent; the tests answer from tests/data/identifiers on 127.0.0.1.
 
 import json
 import re
+import time
 import urllib.parse
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from base.identifiers import DOI_EXAMPLE, DOI_PATTERN, normalize_doi
 from publications.identifiers.documents import Unreadable, dig, parse_json
 from publications.identifiers.fetching import (
+    PASTE_SECONDS,
     Fetch,
     FetchFailed,
     default_fetch,
@@ -25,6 +28,10 @@ from publications.identifiers.fetching import (
 
 # Each DOI is a request to DataCite while the editor waits: a lab adds a few at a time.
 MAX_DOIS = 50
+# How long one paste may spend asking DataCite, in all, as a paste of papers' identifiers: a DOI
+# is not asked once it has gone by, so the editor waits at most this and one request's time-out
+# (fetching.MAX_TIMEOUT_SECONDS), not 50 time-outs.
+TOTAL_SECONDS = PASTE_SECONDS
 # The name the review gives the gathered records, in a sentence ("… is N bytes, larger …").
 FETCHED = "The records fetched from DataCite"
 
@@ -57,14 +64,41 @@ def dois_in(text: str) -> list[str]:
     return found
 
 
-def fetch_records(dois: Sequence[str], *, fetch: Fetch | None = None) -> bytes:
+@dataclass(frozen=True)
+class Fetched:
+    """The records fetched, as one DataCite document, and the DOIs not asked in time."""
+
+    data: bytes
+    late: tuple[str, ...] = ()
+
+    def late_sentence(self) -> str:
+        """What the editor reads about the DOIs left out; "" when every DOI was fetched."""
+        if not self.late:
+            return ""
+        return (
+            f"Not fetched in time, paste them again: {', '.join(self.late)}. DataCite took more "
+            f"than {TOTAL_SECONDS} seconds for the DOIs above them; the review shows only the "
+            "records fetched."
+        )
+
+
+def fetch_records(
+    dois: Sequence[str], *, fetch: Fetch | None = None, seconds: float | None = None
+) -> Fetched:
     """One DataCite document ({"data": [record, …]}) holding each DOI's record, in the order
     given. Unreadable with a sentence for each DOI DataCite does not know or could not give
-    (a time-out, an error, an answer that is not a DataCite record): none is reviewed then."""
+    (a time-out, an error, an answer that is not a DataCite record): none is reviewed then.
+    The DOIs still unasked once `seconds` (TOTAL_SECONDS) have gone by are `late`: the editor
+    pastes them again, and what was fetched is reviewed."""
     fetch = fetch or default_fetch()
+    deadline = time.monotonic() + (TOTAL_SECONDS if seconds is None else seconds)
     records: list[object] = []
     problems: list[str] = []
+    late: list[str] = []
     for doi in dois:
+        if time.monotonic() > deadline:
+            late.append(doi)
+            continue
         url = f"{service_url('datacite')}/dois/{urllib.parse.quote(doi, safe='/')}"
         try:
             document = parse_json(fetch(url), what=f"DataCite's answer for {doi}")
@@ -85,4 +119,5 @@ def fetch_records(dois: Sequence[str], *, fetch: Fetch | None = None) -> bytes:
         records.append(record)
     if problems:
         raise Unreadable(" ".join([*problems, "Nothing was fetched for review."]))
-    return json.dumps({"data": records}, ensure_ascii=False).encode()
+    data = json.dumps({"data": records}, ensure_ascii=False).encode()
+    return Fetched(data=data, late=tuple(late))

@@ -22,12 +22,24 @@ from outputs.models import Output, OutputCreator
 from people.models import ExternalPerson, Person, Researcher
 from people.names import normalize_name
 from people.services import Editor, save_with_history, unique_slug
-from publications.bibtex.review import AuthorMatch, Decision, normalize_title, people_by_orcid
+from publications.bibtex.review import (
+    AuthorMatch,
+    Change,
+    Decision,
+    normalize_title,
+    people_by_orcid,
+)
 from publications.models import Publication
 from publications.services import AuthorNames, author_name_index
 
 # The reason each version an import makes is recorded with, in the history pages.
 IMPORTED = "Imported from a DataCite, Zenodo or CITATION.cff file"
+UPDATED = "Updated from a DataCite, Zenodo or CITATION.cff record"
+
+# What a record found on the site may change there, when staff tick it: the fields a newer
+# record says better (a new version, its DOI, its date). Not the description, which staff
+# write for the page, nor the creators and papers, which staff curate.
+UPDATED_FIELDS = ("kind", "title", "version", "licence", "url", "doi", "released")
 
 # Slugs the outputs' URLs use for pages of their own (/outputs/feed/, export.bib).
 RESERVED_SLUGS = {"export", "feed"}
@@ -63,6 +75,8 @@ class ReviewedOutput:
     unknown_dois: tuple[str, ...] = ()
     existing: Output | None = None
     reason: str = ""
+    # For an update: each field of the output on the site the record would change.
+    changes: tuple[Change, ...] = ()
 
     @property
     def key(self) -> str:
@@ -70,12 +84,28 @@ class ReviewedOutput:
 
     @property
     def importable(self) -> bool:
+        """A new record: imported unless staff leave it out."""
         return self.decision is Decision.NEW
+
+    @property
+    def is_update(self) -> bool:
+        """A record of an output on the site that says something else: applied only when
+        staff tick it, as the BibTeX review's likely updates."""
+        return self.decision is Decision.UPDATE
 
     def describe(self) -> str:
         match self.decision:
             case Decision.NEW:
                 return f"New {Output.Kind(self.read.kind).label.lower()}."
+            case Decision.UPDATE:
+                changes = "; ".join(
+                    f"{change.label} {change.old or '(none)'} → {change.new or '(none)'}"
+                    for change in self.changes
+                )
+                return (
+                    f"An update of “{self.existing}” ({self.reason}): {changes}. "
+                    "Applied only if ticked."
+                )
             case Decision.DUPLICATE:
                 return f"Duplicate of {self.reason}: nothing to import."
         return "Cannot be imported: " + " ".join(self.read.problems)
@@ -89,23 +119,35 @@ class OutputReview:
     def importable_keys(self) -> list[str]:
         return [item.key for item in self.outputs if item.importable]
 
+    @property
+    def update_keys(self) -> list[str]:
+        return [item.key for item in self.outputs if item.is_update]
+
     def summary(self) -> str:
         counts = Counter(item.decision for item in self.outputs)
         total = len(self.outputs)
+        updates = counts[Decision.UPDATE]
         return (
             f"{total} record{'s' if total != 1 else ''}: {counts[Decision.NEW]} new, "
+            f"{updates} update{'s' if updates != 1 else ''} of outputs on the site, "
             f"{counts[Decision.DUPLICATE]} duplicate{'s' if counts[Decision.DUPLICATE] != 1 else ''}, "
             f"{counts[Decision.INVALID]} that cannot be imported."
         )
 
 
 def review_outputs(*, outputs: Sequence[ReadOutput]) -> OutputReview:
-    """What importing each record would do. A record is a duplicate of an output with the same
-    DOI or the same title (compared without case, accents or punctuation), on the site or
-    earlier in the file. Writes nothing; a fixed number of queries whatever the records."""
-    existing = list(Output.objects.only("title", "doi", "slug"))
+    """What importing each record would do. A record of an output on the site (the same DOI,
+    else the same title and release year, else the same title; titles compared without case,
+    accents or punctuation) is an update of it when it says something else in UPDATED_FIELDS,
+    a duplicate when not; a record repeating one earlier in the file is a duplicate. Writes
+    nothing; a fixed number of queries whatever the records."""
+    existing = list(Output.objects.defer("description", "description_html").order_by("pk"))
     by_doi = {output.doi.casefold(): output for output in existing if output.doi}
-    by_title = {normalize_title(output.title): output for output in existing}
+    by_title_year: dict[tuple[str, int | None], Output] = {}
+    by_title: dict[str, Output] = {}
+    for output in existing:
+        by_title_year.setdefault((normalize_title(output.title), output.year), output)
+        by_title.setdefault(normalize_title(output.title), output)
     papers = {
         doi.casefold(): paper
         for paper in Publication.objects.exclude(doi="").only("title", "slug", "doi", "year")
@@ -143,16 +185,62 @@ def review_outputs(*, outputs: Sequence[ReadOutput]) -> OutputReview:
         seen[title] = read.number
         if doi:
             seen[doi] = read.number
-        match = (by_doi.get(doi) if doi else None) or by_title.get(title)
-        if match is not None:
-            why = "same DOI" if doi and match.doi.casefold() == doi else "same title"
-            reason = f"“{match}” ({why})"
+        if doi and doi in by_doi:
+            match, why = by_doi[doi], "same DOI"
+        elif (title, _year(read.released)) in by_title_year:
+            match, why = by_title_year[(title, _year(read.released))], "same title and year"
+        elif title in by_title:
+            match, why = by_title[title], "same title"
+        else:
+            reviewed.append(replace(item, decision=Decision.NEW))
+            continue
+        if changes := _changes(match, read):
             reviewed.append(
-                replace(item, decision=Decision.DUPLICATE, existing=match, reason=reason)
+                replace(item, decision=Decision.UPDATE, existing=match, reason=why, changes=changes)
             )
             continue
-        reviewed.append(replace(item, decision=Decision.NEW))
+        reason = f"“{match}” ({why})"
+        reviewed.append(replace(item, decision=Decision.DUPLICATE, existing=match, reason=reason))
     return OutputReview(outputs=tuple(reviewed))
+
+
+def _year(released: str) -> int | None:
+    return int(released[:4]) if released[:4].isdigit() else None
+
+
+def _changes(output: Output, read: ReadOutput) -> tuple[Change, ...]:
+    """What the record says otherwise than the output on the site, field by field, as the
+    model reads it (a licence in SPDX's spelling, a date as a partial date). A field the record
+    leaves empty changes nothing: a record that omits the licence does not erase it."""
+    candidate = _cleaned(read, slug=output.slug)
+    changes = []
+    for name in UPDATED_FIELDS:
+        old, new = getattr(output, name), getattr(candidate, name)
+        if new in (None, "") or _same(name, old, new):
+            continue
+        changes.append(
+            Change(
+                field=name,
+                label=_label(name),
+                old=_shown(output, name),
+                new=_shown(candidate, name),
+            )
+        )
+    return tuple(changes)
+
+
+def _same(name: str, old: object, new: object) -> bool:
+    """DOIs are the same whatever their case (doi.org reads them so)."""
+    if name == "doi" and isinstance(old, str) and isinstance(new, str):
+        return old.casefold() == new.casefold()
+    return old == new
+
+
+def _shown(output: Output, name: str) -> str:
+    if name == "kind":
+        return str(output.get_kind_display())
+    value = getattr(output, name)
+    return "" if value is None else str(value)
 
 
 def _match(
@@ -172,19 +260,29 @@ def _field_problems(read: ReadOutput) -> list[str]:
     would say them."""
     if read.problems:
         return []
-    candidate = _output(read, slug="")
     try:
-        candidate.full_clean(
-            exclude=["slug", "description_html"], validate_unique=False, validate_constraints=False
-        )
+        _cleaned(read, slug="")
     except ValidationError as error:
         return [
-            f"{str(getattr(Output._meta.get_field(field), 'verbose_name', field)).capitalize()}: "
-            f"{message}"
+            f"{_label(field)}: {message}"
             for field, messages in error.message_dict.items()
             for message in messages
         ]
     return []
+
+
+def _cleaned(read: ReadOutput, *, slug: str) -> Output:
+    """The record as an unsaved output, its fields as the model reads them (a licence in SPDX's
+    spelling, a date as a partial date). ValidationError when the model refuses it."""
+    candidate = _output(read, slug=slug)
+    candidate.full_clean(
+        exclude=["slug", "description_html"], validate_unique=False, validate_constraints=False
+    )
+    return candidate
+
+
+def _label(name: str) -> str:
+    return str(getattr(Output._meta.get_field(name), "verbose_name", name)).capitalize()
 
 
 def _output(read: ReadOutput, *, slug: str) -> Output:
@@ -243,33 +341,47 @@ class SiteChanged(Exception):
 
 
 def import_outputs(
-    *, review: OutputReview, chosen: Collection[str] | None = None, user: Editor = None
+    *,
+    review: OutputReview,
+    chosen: Collection[str] | None = None,
+    user: Editor = None,
+    publish: bool = True,
 ) -> list[Output]:
-    """Save the chosen new records of `review` (all new ones when `chosen` is None), their
-    creators (new external people for those matched to nobody) and their related papers. One
-    transaction: all or nothing; SiteChanged when the site changed under the review."""
+    """Save the chosen records of `review`: new ones (all of them when `chosen` is None), their
+    creators (new external people for those matched to nobody) and their related papers, and
+    the updates `chosen` names (none when it is None: an update is applied only when asked
+    for), each a version in the output's history. New outputs are published at once, as an
+    editor's imported papers are, or kept as drafts (`publish` off); an update leaves that as
+    it is. One transaction: all or nothing; SiteChanged when the site changed under the
+    review."""
     try:
-        return _save_reviewed(review=review, chosen=chosen, user=user)
-    except (ValidationError, IntegrityError):
+        return _save_reviewed(review=review, chosen=chosen, user=user, publish=publish)
+    except (ValidationError, IntegrityError, Output.DoesNotExist):
         raise SiteChanged from None
 
 
 @transaction.atomic
 def _save_reviewed(
-    *, review: OutputReview, chosen: Collection[str] | None, user: Editor
+    *, review: OutputReview, chosen: Collection[str] | None, user: Editor, publish: bool
 ) -> list[Output]:
     wanted = set(review.importable_keys if chosen is None else chosen)
     taken = set(Output.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
     made_people: dict[str, Researcher] = {}
     saved = []
     for item in review.outputs:
-        if item.key not in wanted or not item.importable:
+        if item.key not in wanted:
+            continue
+        if item.is_update:
+            saved.append(_update(item, user=user))
+            continue
+        if not item.importable:
             continue
         read = item.read
         slug = unique_title_slug(
             read.title, taken=taken, url_name=Output.url_name, fallback="output"
         )
         output = _output(read, slug=slug)
+        output.is_published = publish
         output.full_clean()
         save_with_history(output, reason=IMPORTED, user=user)
         for position, match in enumerate(item.creators, start=1):
@@ -281,6 +393,19 @@ def _save_reviewed(
             output.publications.add(*item.papers)
         saved.append(output)
     return saved
+
+
+def _update(item: ReviewedOutput, *, user: Editor) -> Output:
+    """The reviewed changes written on the output as it stands now (read again, locked), one
+    version in its history saying where they came from."""
+    assert item.existing is not None  # an update names the output it changes
+    output: Output = Output.objects.select_for_update().get(pk=item.existing.pk)
+    candidate = _cleaned(item.read, slug=output.slug)
+    for change in item.changes:
+        setattr(output, change.field, getattr(candidate, change.field))
+    output.full_clean()
+    save_with_history(output, reason=UPDATED, user=user)
+    return output
 
 
 def _external_person(creator: Creator, made: dict[str, Researcher], user: Editor) -> Researcher:

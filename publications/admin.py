@@ -1,7 +1,6 @@
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect, RelatedFieldWidgetWrapper
 from django.core.exceptions import PermissionDenied
@@ -14,7 +13,7 @@ from base.history import HistoryAdmin
 from base.illustrations import IllustratedAdmin
 from base.ordered_admin import OrderedRowForm, OrderedRowFormSet, OrderedTabularInline
 from base.roles import is_editor, person_of
-from base.scoped_admin import MemberScopedAdmin
+from base.scoped_admin import WAITING_LISTED, MemberScopedAdmin
 from base.versions import record_snapshot
 from base.write_lock import write_transaction
 from people.models import Person, Researcher
@@ -37,8 +36,6 @@ from publications.services import (
     link_authors,
 )
 
-# Rows of each kind the editors' index lists as waiting for them.
-WAITING_LISTED = 20
 # The author row's picker of who the author is, with what it says while empty.
 AUTHOR_PICKERS = {"researcher": "Lab member or external person (if any)"}
 
@@ -298,28 +295,15 @@ class HasAwardFilter(admin.SimpleListFilter):
         return queryset
 
 
-class WaitingForEditorFilter(admin.SimpleListFilter):
-    """Editors find every paper members added that waits for them; the index lists the first
-    WAITING_LISTED and links here for the rest."""
-
-    title = "review"
-    parameter_name = "waiting"
-
-    def lookups(self, request, model_admin):
-        return [("editor", "Waiting for an editor")] if is_editor(request.user) else []
-
-    def queryset(self, request, queryset):
-        if self.value() == "editor":
-            return queryset.filter(pk__in=Publication.objects.waiting_for_editor().values("pk"))
-        return queryset
-
-
 @admin.register(Publication)
 class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
     change_list_template = "admin/publications/publication/change_list.html"
     list_display = ["title", "venue", "year", "type", "status", "is_featured", "is_published"]
+    # Members' papers wait for an editor (base/scoped_admin.py), who finds them by the first
+    # filter, "review".
+    waiting_noun = "paper"
+    waiting_nouns = "papers"
     list_filter = [
-        WaitingForEditorFilter,
         # Only venues of the papers listed: a member's own, not every venue of the site.
         ("venue", admin.RelatedOnlyFieldListFilter),
         "year",
@@ -378,10 +362,9 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
         readonly = super().get_readonly_fields(request, obj)
         if is_editor(request.user):
             return readonly
-        # The home page's featured list is the lab's choice; so is publishing a member's
-        # paper, when the lab wants an editor to see it first.
-        wait = settings.MEMBER_PAPERS_WAIT_FOR_EDITOR
-        return [*readonly, "is_featured", *(["is_published"] if wait else [])]
+        # The home page's featured list is the lab's choice (and publishing a member's paper,
+        # when the lab wants an editor to see it first: MemberScopedAdmin).
+        return [*readonly, "is_featured"]
 
     def changelist_view(self, request, extra_context=None):
         person = person_of(request.user)
@@ -440,25 +423,7 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
                     "publication"
                 )
             ]
-        papers = Publication.objects.waiting_for_editor()
-        waiting = [
-            {
-                "title": str(paper),
-                "url": reverse("admin:publications_publication_change", args=[paper.pk]),
-                "what": "A paper to publish",
-                "by": paper.submitted_by,
-            }
-            for paper in papers[:WAITING_LISTED]
-        ]
-        if len(waiting) == WAITING_LISTED and (unlisted := papers.count() - WAITING_LISTED):
-            waiting.append(
-                {
-                    "title": f"{unlisted} more paper{'s' if unlisted != 1 else ''} to publish",
-                    "url": reverse("admin:publications_publication_changelist")
-                    + f"?{WaitingForEditorFilter.parameter_name}=editor",
-                    "count": unlisted,
-                }
-            )
+        waiting = super().waiting_for(request)
         proposals = Authorship.objects.exclude(proposed_person=None).select_related(
             "publication", "proposed_person"
         )
@@ -474,17 +439,6 @@ class PublicationAdmin(IllustratedAdmin, MemberScopedAdmin):
             for proposal in proposals[:WAITING_LISTED]
         ]
         return waiting
-
-    def save_model(self, request, obj, form, change):
-        waits = not change and settings.MEMBER_PAPERS_WAIT_FOR_EDITOR
-        if waits and not is_editor(request.user):
-            obj.is_published = False
-            self.message_user(
-                request,
-                "Your paper is saved as a draft: an editor publishes it on the site. You can "
-                "preview it with “View on site”.",
-            )
-        super().save_model(request, obj, form, change)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

@@ -4,7 +4,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.postgres.search import SearchVector
 from django.db import models, transaction
 from django.utils.translation import gettext_lazy
@@ -24,7 +23,6 @@ from base.models import (
 from base.partial_dates import YEAR_VALIDATORS
 from base.querysets import FiledQuerySet, SiteQuerySet
 from base.renditions import Shape
-from base.roles import EDIT_ALL_CODENAME
 from base.site_cache import wrote_any_of
 from base.translations import markdown_translation, text_translation
 from base.validation import ValidatedModel, validate_visible_name
@@ -308,22 +306,6 @@ class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
         """The external people among the authors of these publications, with the number of
         them each wrote (`shared`), most shared first. One query when evaluated."""
         return external_coauthors_of(self.values("pk"))
-
-    def waiting_for_editor(self):
-        """The drafts members added (their first version was saved by a member's login) that
-        no editor has published yet, with the member's name (`submitted_by`)."""
-        editors = (
-            models.Q(is_superuser=True)
-            | models.Q(groups__permissions__codename=EDIT_ALL_CODENAME)
-            | models.Q(user_permissions__codename=EDIT_ALL_CODENAME)
-        )
-        members = get_user_model().objects.filter(person__isnull=False).exclude(editors)
-        added = Publication.history.filter(history_type="+", history_user__in=members)
-        return self.filter(is_published=False, pk__in=added.values("id")).annotate(
-            submitted_by=models.Subquery(
-                added.filter(id=models.OuterRef("pk")).values("history_user__person__name")[:1]
-            )
-        )
 
     def for_export(self) -> "PublicationQuerySet":
         """What an export writes of the row itself; authors, links and awards are read apart as

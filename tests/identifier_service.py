@@ -134,3 +134,28 @@ def recorded_services() -> Iterator[Service]:
     server.answers = {}
     with serving(server):
         yield server
+
+
+class SlowHandler(Handler):
+    """The services on a slow day: each answer comes after `server.delay` seconds."""
+
+    server: "SlowService"
+
+    def do_GET(self) -> None:
+        time.sleep(self.server.delay)
+        super().do_GET()
+
+
+class SlowService(Service):
+    delay: float
+
+
+@contextmanager
+def slow_services(delay: float) -> Iterator[SlowService]:
+    """The recorded services, each answer `delay` seconds late: for a paste's deadline."""
+    server = SlowService(("127.0.0.1", 0), SlowHandler)
+    server.requests = []
+    server.answers = {}
+    server.delay = delay
+    with serving(server):
+        yield server

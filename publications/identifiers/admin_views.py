@@ -2,6 +2,7 @@
 BibTeX upload's own review, confirm and progress pages (publications/bibtex/admin_views.py).
 PublicationAdmin mounts it with `urls()` in its `get_urls`."""
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
@@ -34,6 +35,11 @@ def add_by_identifier_view(
         fetch=default_fetch(),
     )
     if form.is_bound and form.is_valid():
+        if form.late:
+            messages.warning(
+                request,
+                " ".join(["Not fetched in time; the review shows what was.", *form.late]),
+            )
         return review_entries(model_admin, request, form.bibliography())
     context = {
         **model_admin.admin_site.each_context(request),

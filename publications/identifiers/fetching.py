@@ -24,6 +24,10 @@ Fetch = Callable[[str], bytes]
 
 # Never longer, whatever the setting says: the admin waits for it within a web request.
 MAX_TIMEOUT_SECONDS = 10
+# How long one paste of identifiers (papers) or DOIs (datasets and software) may spend asking
+# the services, in all: past it nothing more is asked, so the editor waits at most this and one
+# request's time-out (30 s), not a time-out for each of 50 lines or 50 pages of one author.
+PASTE_SECONDS = 20
 CHUNK_BYTES = 64 * 1024
 ACCEPT = "application/json, application/atom+xml;q=0.9, application/xml;q=0.9, */*;q=0.1"
 
@@ -31,9 +35,11 @@ ACCEPT = "application/json, application/atom+xml;q=0.9, application/xml;q=0.9, *
 class FetchFailed(Exception):
     """The service did not give the document; the message says so in a sentence."""
 
-    def __init__(self, message: str, *, not_found: bool = False) -> None:
+    def __init__(self, message: str, *, not_found: bool = False, late: bool = False) -> None:
         super().__init__(message)
         self.not_found = not_found
+        # Not asked: the time for the whole paste or check was up (within()).
+        self.late = late
 
 
 def service_url(service: str) -> str:
@@ -57,6 +63,20 @@ def fetching_off(url: str) -> bytes:
         "network (the setting IDENTIFIER_FETCHING is off). Upload the file the service exports "
         "instead."
     )
+
+
+def within(fetch: Fetch, *, seconds: float, message: str) -> Fetch:
+    """`fetch`, refusing with `message` once `seconds` have gone by since this was called: a
+    record read in many requests (ORCID's works a hundred at a time, OpenAlex's pages of an
+    author) cannot hold the request, or the worker, longer."""
+    deadline = time.monotonic() + seconds
+
+    def bounded(url: str) -> bytes:
+        if time.monotonic() > deadline:
+            raise FetchFailed(message, late=True)
+        return fetch(url)
+
+    return bounded
 
 
 def fetch_live(url: str) -> bytes:

@@ -33,6 +33,7 @@ class IdentifierImportForm(forms.Form):
     def __init__(self, *args: Any, fetch: Fetch, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fetch = fetch
+        self.late: list[str] = []
 
     def clean_file(self) -> Bibliography | None:
         upload = self.cleaned_data.get("file")
@@ -64,9 +65,11 @@ class IdentifierImportForm(forms.Form):
         if not identifiers:
             raise forms.ValidationError("Paste identifiers or upload a file: this was empty.")
         gathered = gather(identifiers, fetch=self.fetch)
-        if gathered.problems:
+        if gathered.problems and not (gathered.works and gathered.only_late):
             self.add_error("identifiers", gathered.problems)
             return cleaned
+        # Lines not asked as the paste's time was up: what came is reviewed, and these are said.
+        self.late = gathered.late
         cleaned["bibliography"] = gathered.bibliography()
         return cleaned
 

@@ -22,12 +22,18 @@ from publications.identifiers.documents import (
     parse_xml,
     text,
 )
-from publications.identifiers.fetching import Fetch, FetchFailed, service_url
+from publications.identifiers.fetching import (
+    PASTE_SECONDS,
+    Fetch,
+    FetchFailed,
+    service_url,
+    within,
+)
 from publications.identifiers.pasted import Identifier, Kind
 from publications.identifiers.works import Work, entries
 
-# How long one paste may spend asking the services, in all.
-TOTAL_SECONDS = 60
+# How long one paste may spend asking the services, in all (fetching.PASTE_SECONDS).
+TOTAL_SECONDS = PASTE_SECONDS
 # arXiv ids per request (arXiv's guide asks for modest batches).
 ARXIV_BATCH = 50
 # OpenAlex works per page, and pages read for one author at most (10,000 works).
@@ -43,20 +49,41 @@ class Gathered:
     def __init__(self) -> None:
         self.works: list[Work] = []
         self.problems: list[str] = []
+        # Those of the problems that say a line was not asked (or stopped) as time was up.
+        self.late: list[str] = []
+
+    @property
+    def only_late(self) -> bool:
+        """Every problem is a line not asked in time: what was fetched can be reviewed, and
+        the editor pastes those lines again."""
+        return bool(self.problems) and len(self.late) == len(self.problems)
+
+    def add_problem(self, problem: str, *, late: bool = False) -> None:
+        self.problems.append(problem)
+        if late:
+            self.late.append(problem)
 
     def bibliography(self) -> Bibliography:
         return Bibliography(entries=tuple(entries(self.works)), problems=())
 
 
 def gather(
-    identifiers: Iterable[Identifier], *, fetch: Fetch, seconds: float = TOTAL_SECONDS
+    identifiers: Iterable[Identifier], *, fetch: Fetch, seconds: float | None = None
 ) -> Gathered:
     """Every work each identifier names, asked of its service. An identifier the service does
     not know, or a service that does not answer, is a sentence in `problems`; so is each one
-    not asked once `seconds` have gone by (the admin waits for all of them in one request)."""
+    not asked once `seconds` have gone by (the admin waits for all of them in one request),
+    and so is one whose many requests (an author's pages of works) run past them."""
     gathered = Gathered()
     identifiers = list(identifiers)
+    seconds = TOTAL_SECONDS if seconds is None else seconds
     deadline = time.monotonic() + seconds
+    fetch = within(
+        fetch,
+        seconds=seconds,
+        message=f"stopped: asking took more than {seconds:g} seconds in all. Paste this line "
+        "and those after it in a second round.",
+    )
     arxiv_ids = [found for found in identifiers if found.kind is Kind.ARXIV]
     for start in range(0, len(arxiv_ids), ARXIV_BATCH):
         _gather_arxiv(arxiv_ids[start : start + ARXIV_BATCH], fetch=fetch, into=gathered)
@@ -65,9 +92,10 @@ def gather(
         if reader is None:
             continue
         if time.monotonic() > deadline:
-            gathered.problems.append(
+            gathered.add_problem(
                 f"Line {identifier.line}: not asked: the lines above took more than "
-                f"{seconds:g} seconds. Paste this line and those after it in a second round."
+                f"{seconds:g} seconds. Paste this line and those after it in a second round.",
+                late=True,
             )
             continue
         try:
@@ -79,7 +107,7 @@ def gather(
                     "found. Check it, or add the paper by hand."
                 )
             else:
-                gathered.problems.append(f"Line {identifier.line}: {failed}")
+                gathered.add_problem(f"Line {identifier.line}: {failed}", late=failed.late)
         except Unreadable as unreadable:
             gathered.problems.append(f"Line {identifier.line}: {unreadable}")
     return gathered
@@ -162,7 +190,8 @@ def _gather_arxiv(batch: list[Identifier], *, fetch: Fetch, into: Gathered) -> N
         message = str(failed)
         if isinstance(failed, FetchFailed) and failed.not_found:
             message = "arXiv knows none of these ids. Check them."
-        into.problems.append(f"Line{'s' if len(batch) > 1 else ''} {lines}: {message}")
+        late = isinstance(failed, FetchFailed) and failed.late
+        into.add_problem(f"Line{'s' if len(batch) > 1 else ''} {lines}: {message}", late=late)
         return
     by_id = {found.value.casefold(): found for found in batch}
     answered = set()

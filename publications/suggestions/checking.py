@@ -8,7 +8,6 @@ for staff; it never raises, so one member's bad record stops nobody else's check
 
 import json
 import logging
-import time
 from collections.abc import Iterable
 from dataclasses import asdict
 
@@ -18,7 +17,7 @@ from django.utils import timezone
 from people.models import Person, PersonLink
 from publications.bibtex.reading import BibEntry, Bibliography
 from publications.bibtex.review import Decision, normalize_title, review_bibliography
-from publications.identifiers.fetching import Fetch, FetchFailed, default_fetch
+from publications.identifiers.fetching import Fetch, default_fetch, within
 from publications.identifiers.gathering import gather
 from publications.identifiers.pasted import DBLP, Identifier, Kind
 from publications.suggestions.models import Suggestion, WorkCheck
@@ -81,22 +80,6 @@ def identifiers_of(person: Person) -> tuple[list[Identifier], list[str]]:
     return found, notes
 
 
-def within(fetch: Fetch, *, seconds: float) -> Fetch:
-    """`fetch`, refusing once `seconds` have gone by since the first request: one record read
-    in many requests (ORCID's works, a hundred at a time) cannot keep the worker for long."""
-    deadline = time.monotonic() + seconds
-
-    def bounded(url: str) -> bytes:
-        if time.monotonic() > deadline:
-            raise FetchFailed(
-                f"The check took longer than {seconds:g} seconds in all and stopped; the "
-                "works read so far are suggested, the others at the next check."
-            )
-        return fetch(url)
-
-    return bounded
-
-
 def check_member(person_id: int, *, fetch: Fetch | None = None) -> WorkCheck | None:
     """Read the member's works and keep each one new to the site and to them as a suggestion.
     None when the person was deleted meanwhile."""
@@ -114,7 +97,12 @@ def check_member(person_id: int, *, fetch: Fetch | None = None) -> WorkCheck | N
     try:
         gathered = gather(
             identifiers,
-            fetch=within(fetch or default_fetch(), seconds=CHECK_SECONDS),
+            fetch=within(
+                fetch or default_fetch(),
+                seconds=CHECK_SECONDS,
+                message=f"The check took longer than {CHECK_SECONDS:g} seconds in all and "
+                "stopped; the works read so far are suggested, the others at the next check.",
+            ),
             seconds=CHECK_SECONDS,
         )
         bibliography = gathered.bibliography()

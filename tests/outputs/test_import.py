@@ -128,13 +128,18 @@ def test_a_creator_matched_to_nobody_becomes_one_external_person_across_records(
     assert {row.output_id for row in okafor.output_credits.all()} == {o.pk for o in saved}
 
 
-def test_an_output_already_on_the_site_by_doi_or_folded_title_is_a_duplicate(lab):
+def test_an_output_already_on_the_site_by_doi_or_folded_title_is_found_and_not_imported_again(
+    lab,
+):
+    """Found by its DOI (whatever its case) or its folded title; a record saying something else
+    than the row is an update (tests/outputs/test_import_updates.py), applied only if chosen."""
     make_output(title="Other name", doi="10.5281/ZENODO.7654321")
     make_output(title="KLOTSKI simulator!")
     reviewed = review_outputs(outputs=[*read_outputs(DATACITE), *read_outputs(ZENODO)]).outputs
-    assert [item.decision for item in reviewed] == [Decision.DUPLICATE, Decision.DUPLICATE]
-    assert "same DOI" in reviewed[0].reason and "same title" in reviewed[1].reason
+    assert [item.decision for item in reviewed] == [Decision.UPDATE, Decision.UPDATE]
+    assert reviewed[0].reason == "same DOI" and reviewed[1].reason == "same title"
     assert import_outputs(review=review_outputs(outputs=read_outputs(DATACITE))) == []
+    assert Output.objects.filter(title="Other name").exists()
 
 
 def test_the_same_record_twice_in_a_file_is_imported_once(lab):

@@ -3,14 +3,17 @@ by identifier: the admin's import page takes pasted DOIs and shows the same revi
 upload; `manage.py import_outputs --doi` likewise. The service is played on 127.0.0.1 from
 tests/data/identifiers (tests/identifier_service.py): no test reaches the network."""
 
+import time
+
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from outputs import fetching
 from outputs.models import Output
 from people.models import Researcher
 from tests.factories import make_person, make_staff_login
-from tests.identifier_service import recorded_services
+from tests.identifier_service import recorded_services, slow_services
 
 IMPORT = reverse("admin:outputs_output_import")
 
@@ -120,3 +123,38 @@ def test_the_command_imports_by_doi_and_refuses_an_unknown_one(lab, datacite, ca
     with pytest.raises(CommandError, match="not both"):
         call_command("import_outputs", "CITATION.cff", "--doi", ZENODO_DOI)
     assert Output.objects.count() == 1
+
+
+@pytest.fixture
+def slow_datacite(settings):
+    """DataCite taking 1.5 seconds for each record: a slow day."""
+    with slow_services(1.5) as server:
+        settings.IDENTIFIER_FETCHING = True
+        settings.IDENTIFIER_SERVICE_URLS = server.urls()
+        yield server
+
+
+def test_a_paste_stops_asking_at_its_deadline_and_reviews_what_came(
+    client, lab, editor_login, slow_datacite, monkeypatch
+):
+    """The whole paste has a deadline (TOTAL_SECONDS, 1 s here), not only each request: the
+    DOIs not asked by then are named in a sentence, and the records fetched are reviewed."""
+    monkeypatch.setattr(fetching, "TOTAL_SECONDS", 1)
+    client.force_login(editor_login)
+    started = time.monotonic()
+    review = client.post(IMPORT, {"dois": f"{DATASET_DOI}\n{ZENODO_DOI}\n10.5281/zenodo.5"})
+    assert time.monotonic() - started < 20  # generous: two requests of 1.5 s, not three
+    assert review.status_code == 200
+    assert "Klotski network traces" in review.text
+    assert "Klotski simulator" not in review.text
+    assert f"Not fetched in time, paste them again: {ZENODO_DOI}, 10.5281/zenodo.5." in review.text
+    assert [path for path, _headers in slow_datacite.requests] == [f"/datacite/dois/{DATASET_DOI}"]
+    client.post(IMPORT, {"document": review.context["document"], "confirm": "1"})
+    assert list(Output.objects.values_list("title", flat=True)) == ["Klotski network traces"]
+
+
+def test_the_command_names_the_dois_not_fetched_in_time(lab, slow_datacite, monkeypatch, capsys):
+    monkeypatch.setattr(fetching, "TOTAL_SECONDS", 1)
+    call_command("import_outputs", "--doi", DATASET_DOI, "--doi", ZENODO_DOI)
+    assert f"Not fetched in time, paste them again: {ZENODO_DOI}." in capsys.readouterr().err
+    assert list(Output.objects.values_list("title", flat=True)) == ["Klotski network traces"]

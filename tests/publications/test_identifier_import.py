@@ -4,6 +4,7 @@ pasted identifiers fetched from recorded responses, or from the services' export
 
 import io
 import json
+import time
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -13,9 +14,10 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from publications.bibtex.importing import IMPORTED_BY_IDENTIFIER
+from publications.identifiers import gathering
 from publications.models import BibtexImport, Publication, PublicationLink
 from tests.factories import make_person, make_publication, make_venue
-from tests.identifier_service import DATA, ORCID, recorded_services
+from tests.identifier_service import DATA, ORCID, recorded_services, slow_services
 
 pytestmark = pytest.mark.django_db
 
@@ -288,3 +290,25 @@ def test_each_kind_of_work_is_imported_as_its_publication_type(
     }
     confirm(editor_client, upload(editor_client, "work.json", json.dumps(work).encode()))
     assert Publication.objects.get(doi="10.1234/kind").type == publication_type
+
+
+def test_lines_not_fetched_in_time_are_said_and_what_came_is_reviewed(
+    editor_client, settings, monkeypatch
+):
+    """A paste's time is up (20 s; 1 s here, the services answering after 1.5 s): the lines
+    not asked are named and the editor pastes them again, but the works fetched are reviewed
+    rather than thrown away with a form error."""
+    monkeypatch.setattr(gathering, "TOTAL_SECONDS", 1)
+    with slow_services(1.5) as service:
+        settings.IDENTIFIER_FETCHING = True
+        settings.IDENTIFIER_SERVICE_URLS = service.urls()
+        started = time.monotonic()
+        response = paste(editor_client, "10.1145/3603269.3604826\n10.1145/3611111\n")
+        assert time.monotonic() - started < 20  # generous: one slow answer, not two
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "1 entry, 1 new" in html
+    assert "Line 2: not asked: the lines above took more than 1 seconds." in html
+    assert [path for path, _headers in service.requests] == [
+        "/crossref/works/10.1145%2F3603269.3604826"
+    ]

@@ -1,6 +1,7 @@
 """Papers by identifier: what each service's documents read as, the pasted lines recognised or
 refused, and the site's fetching, against recorded responses served on 127.0.0.1."""
 
+import json
 import time
 
 import pytest
@@ -278,4 +279,26 @@ def test_identifiers_left_when_the_time_for_a_paste_is_up_are_refused_by_line():
         f"Line {line}: not asked: the lines above took more than 0.5 seconds. Paste this line "
         "and those after it in a second round."
         for line in (3, 4)
+    ]
+
+
+def test_one_authors_many_pages_stop_when_the_time_for_a_paste_is_up():
+    """The paste's deadline bounds every request, not only each line: an OpenAlex author whose
+    works come in many slow pages (up to 50) stops at it, said on its line, and a paste holds
+    the editor for PASTE_SECONDS and one time-out, not 50 time-outs."""
+    page = json.loads((DATA / "openalex-author-works.json").read_bytes())
+    page["meta"]["next_cursor"] = "more"
+    asked = []
+
+    def slow_pages(url: str) -> bytes:
+        asked.append(url)
+        time.sleep(0.3)
+        return json.dumps(page).encode()
+
+    found, _ = recognise("https://openalex.org/A5023888391")
+    gathered = gather(found, fetch=slow_pages, seconds=0.5)
+    assert len(asked) == 2  # 0.6 s of pages; then stopped, not 50 pages
+    assert gathered.problems == [
+        "Line 1: stopped: asking took more than 0.5 seconds in all. Paste this line and those "
+        "after it in a second round."
     ]

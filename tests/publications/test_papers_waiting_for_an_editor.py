@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from publications.admin import WAITING_LISTED
+from base.scoped_admin import WAITING_LISTED
 from publications.models import Publication
 from tests.factories import make_person
 
