@@ -55,3 +55,15 @@ def test_on_a_wide_screen_the_sections_are_shown_without_a_menu(browser, site_ur
     ).to_be_visible()
     assert page.locator(".site-header").bounding_box()["height"] <= 72
     context.close()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_on_a_phone_the_labs_name_reads_whole_on_two_lines(browser, site_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 800}, base_url=site_url)
+    page = context.new_page()
+    page.goto("/people/")
+    name = page.locator(".site-name__text")
+    cut = name.evaluate("e => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth")
+    assert not cut, name.inner_text()
+    assert page.locator(".site-header").bounding_box()["height"] <= 64
+    context.close()
