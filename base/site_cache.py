@@ -34,7 +34,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from django.apps import apps
 from django.conf import settings
@@ -51,6 +51,7 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
+P = ParamSpec("P")
 
 STAMP_KEY = caches.STAMP_KEY
 # Told to tests and the benchmark: whether the page came from the cache.
@@ -180,40 +181,28 @@ def changes_between(old: str, new: str) -> list[Change] | None:
 
 
 def first_change_of(
-    scopes: frozenset[str] | None, old: str, new: str, *, apart_from: str | None = None
+    scopes: frozenset[str] | None,
+    old: str,
+    new: str,
+    *,
+    apart_from: Callable[[frozenset[str]], bool] | None = None,
 ) -> tuple[bool, float | None]:
     """Whether a value kept at stamp `old` that follows `scopes` (everything when None) is out
     of date at stamp `new`, and when the first change that moved it was made (None if unknown).
-    `apart_from` ("paper:<pk>"): changes of that paper alone do not move the value (a paper's
-    related papers, which leave the paper itself out)."""
+    `apart_from(change's scopes)`: true for changes that do not move the value although they
+    name its scopes (a write of one paper alone, publications.models.only_paper_written: a
+    paper's related papers leave the paper itself out)."""
     if old == new:
         return False, None
     changes = changes_between(old, new)
     if changes is None:
         return True, None
     for change in changes:
-        if apart_from is not None and _only_of(change.scopes, apart_from):
+        if apart_from is not None and apart_from(change.scopes):
             continue
         if scopes is None or EVERYTHING in change.scopes or change.scopes & scopes:
             return True, change.at
     return False, None
-
-
-# What a write of one paper names besides the paper itself (publications' `paper_scopes`):
-# the lists, their counts, and the papers and counts of each member among its authors.
-PAPER_OWN_SCOPES = frozenset({"publications", "facets", "listing"})
-PAPER_OWN_KINDS = ("papers-of:", "facets-of:")
-
-
-def _only_of(scopes: frozenset[str], paper: str) -> bool:
-    """Whether a change with `scopes` was a write of the one paper `paper` and nothing else:
-    it names the paper and only what a paper's own write names besides. A change that also
-    names anything else (a person renamed whose only paper it is names `person:<pk>` and
-    `paper:<pk>`; a talk saved in the same transaction names `events`) moved that too."""
-    return paper in scopes and all(
-        scope == paper or scope in PAPER_OWN_SCOPES or scope.startswith(PAPER_OWN_KINDS)
-        for scope in scopes
-    )
 
 
 def note_change(*, using: str = DEFAULT_DB_ALIAS, scopes: Iterable[str] | None = None) -> None:
@@ -424,27 +413,6 @@ class SiteQuerySet(models.QuerySet[Any]):
     _raw_delete.alters_data = True  # type: ignore[attr-defined]
 
 
-def cached(
-    name: str,
-    parts: object,
-    compute: Callable[[], T],
-    *,
-    scopes: Iterable[str] | None = None,
-    lags: bool = False,
-    apart_from: str | None = None,
-    shows: Callable[[T], Iterable[str]] | None = None,
-) -> T:
-    """`compute()`, kept in the shared cache until a change of `scopes` (any change when None):
-    an aggregate that would read a large part of the table (the facet counts of a filter, a
-    member's co-authors), shared by every page that shows it and by every rendering of one, so
-    that a page rendered anew costs about the same at 200,000 papers as at 2,000. `parts` names
-    what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too, which turns off
-    whole pages only. `lags`, `shows`: see `kept`; `apart_from`: see `first_change_of`."""
-    return kept(name, parts, compute, scopes=scopes, lags=lags, apart_from=apart_from, shows=shows)[
-        0
-    ]
-
-
 def kept(
     name: str,
     parts: object,
@@ -452,7 +420,7 @@ def kept(
     *,
     scopes: Iterable[str] | None = None,
     lags: bool = False,
-    apart_from: str | None = None,
+    apart_from: Callable[[frozenset[str]], bool] | None = None,
     shows: Callable[[T], Iterable[str]] | None = None,
 ) -> tuple[T, str]:
     """`cached`, with a digest of the value: what a fragment drawn from it is kept under
@@ -467,12 +435,10 @@ def kept(
 
     `shows(value)`: the scopes of other rows the value shows, known once it is made (a
     profile's advisors, each `person:<pk>`): it follows them too, kept beside it."""
-    stamp = current_stamp()
-    key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
-    if not stamp or bump_pending():
+    found = _stored(name, parts)
+    if found is None:
         return compute(), "now-" + secrets.token_hex(8)
-    ahead: dict[str, Any] = getattr(_request_work, "read_ahead", {})
-    stored = ahead.pop(key) if key in ahead else caches.read(key)
+    stamp, key, stored = found
     if stored is not None:
         made, value, digest, shown = stored
         follows = frozenset(scopes) | shown if scopes is not None else None
@@ -494,6 +460,42 @@ def kept(
     entry = _entry(stamp, value, shows)
     caches.write(key, entry, settings.SITE_CACHE_TIMEOUT)
     return value, entry[2]
+
+
+def _value_only(
+    keep: Callable[Concatenate[str, object, Callable[[], T], P], tuple[T, str]],
+) -> Callable[Concatenate[str, object, Callable[[], T], P], T]:
+    """`keep`, giving the value without its digest: `cached` is `kept` less the digest, with
+    the same arguments."""
+
+    def value(
+        name: str, parts: object, compute: Callable[[], T], /, *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        return keep(name, parts, compute, *args, **kwargs)[0]
+
+    return value
+
+
+cached = _value_only(kept)
+cached.__doc__ = """`compute()`, kept in the shared cache until a change of `scopes` (any change
+    when None): an aggregate that would read a large part of the table (the facet counts of a
+    filter, a member's co-authors), shared by every page that shows it and by every rendering
+    of one, so that a page rendered anew costs about the same at 200,000 papers as at 2,000.
+    `parts` names what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too,
+    which turns off whole pages only. `lags`, `shows`: see `kept`; `apart_from`: see
+    `first_change_of`."""
+
+
+def _stored(name: str, parts: object) -> tuple[str, str, Any] | None:
+    """What `kept` and `updated` begin with: the stamp, the value's key and what is stored
+    under it (None when absent, or read ahead: read_ahead); None when nothing may be kept now
+    (a cache that keeps nothing, or a transaction that wrote and has not moved the stamp)."""
+    stamp = current_stamp()
+    key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
+    if not stamp or bump_pending():
+        return None
+    ahead: dict[str, Any] = getattr(_request_work, "read_ahead", {})
+    return stamp, key, ahead.pop(key) if key in ahead else caches.read(key)
 
 
 # At most this many rows touched since a value was made are brought up to date in it (an
@@ -534,11 +536,10 @@ def updated(
     """`cached`, for a value that can be brought up to date from the rows changed since it was
     made (the papers a few edits touched: `rows_touched`) at less cost than computing it anew:
     `update(value, touched ids)`, or None when it cannot (then `compute()`)."""
-    stamp = current_stamp()
-    key = caches.lasting_key(name, parts, release=release())
-    if not stamp or bump_pending():
+    found = _stored(name, parts)
+    if found is None:
         return compute()
-    stored = caches.read(key)
+    stamp, key, stored = found
     value: T | None = None
     if stored is not None:
         made, old, _, _ = stored

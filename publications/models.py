@@ -587,6 +587,16 @@ class PublicationPart(OrderedRow):
         return paper_scopes(self.publication_id, counted=self.counted_write())  # type: ignore[attr-defined]
 
 
+# What a write of a paper names besides the paper itself (`paper:<pk>`), by whether it may
+# change what is counted: the lists, and per member among its authors (by kind) their papers;
+# with counts, the lists' rows and counts and those members' counts too. paper_scopes builds a
+# write's scopes from it, only_paper_written recognises them.
+PAPER_WRITE_SCOPES = {
+    False: (frozenset({"publications"}), ("papers-of:",)),
+    True: (frozenset({"publications", "facets", "listing"}), ("papers-of:", "facets-of:")),
+}
+
+
 def paper_scopes(pk: int, *, counted: bool = True) -> set[str]:
     """The scopes a write of the paper `pk` or of one of its parts moves (base/caches.py):
     the paper, the papers of each member among its authors, and the lists; when the write
@@ -597,10 +607,22 @@ def paper_scopes(pk: int, *, counted: bool = True) -> set[str]:
             "researcher_id", flat=True
         )
     )
-    scopes = {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
-    if counted:
-        scopes |= {"facets", "listing", *(f"facets-of:{person}" for person in people)}
-    return scopes
+    lists, kinds = PAPER_WRITE_SCOPES[counted]
+    return {f"paper:{pk}", *lists, *(f"{kind}{person}" for kind in kinds for person in people)}
+
+
+def only_paper_written(pk: int, scopes: frozenset[str]) -> bool:
+    """Whether a change that named `scopes` wrote the paper `pk` and nothing else: it names the
+    paper, and nothing but what a write of a paper names besides (paper_scopes). A change that
+    also names anything else (a person renamed whose only paper it is names `person:<pk>` and
+    `paper:<pk>`; a talk saved in the same transaction names `events`) moved that too. What a
+    paper's page keeps of other rows is kept through this paper's own writes
+    (site_cache.first_change_of's `apart_from`)."""
+    paper = f"paper:{pk}"
+    lists, kinds = PAPER_WRITE_SCOPES[True]
+    return paper in scopes and all(
+        scope == paper or scope in lists or scope.startswith(kinds) for scope in scopes
+    )
 
 
 class AuthorshipQuerySet(DerivedFollowWrites, OrderedRowQuerySet):

@@ -1,3 +1,4 @@
+import functools
 import re
 from collections.abc import Iterator
 from itertools import chain, islice
@@ -41,7 +42,7 @@ from publications.filters import (
     year_link,
     year_options,
 )
-from publications.models import Claim, Publication, PublicationQuerySet
+from publications.models import Claim, Publication, PublicationQuerySet, only_paper_written
 from publications.related import MODEL_SCOPE, related_ids
 from publications.services import ClaimRefused, claim_author, send_correction
 from publications.suggestions.citations import paper_citations
@@ -338,7 +339,7 @@ def publication_parts(
         (pk, sorted(member.pk for member in members)),
         lambda: surroundings(paper, members),
         scopes=publication_page_scopes(pk, members) | {MODEL_SCOPE, TALKS_SCOPE},
-        apart_from=f"paper:{pk}",
+        apart_from=functools.partial(only_paper_written, pk),
         shows=lambda found: others_shown(**found),
     )
     if scopes is not None:
