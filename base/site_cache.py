@@ -87,17 +87,32 @@ def current_stamp() -> str:
 def _shared_stamp() -> str:
     """One read: the stamp comes with the record of the change that set it (bump_stamp), so
     the first request after a change need not read that record apart (a round trip to Redis,
-    a file opened) to know what the change touched."""
-    stored = caches.read(STAMP_KEY)
-    if stored is None:
-        bump_stamp()
-        stored = caches.read(STAMP_KEY) or ""
+    a file opened) to know what the change touched; and with the epoch, in the same round trip.
+
+    A stamp of another epoch than the current one is not used: a process that took its
+    number in an epoch just replaced (the cache emptied, its count lost) writes it last, after
+    changes recorded in the new epoch only. Values kept at the old epoch's earlier stamps would
+    read that number's record alone and miss those changes. A new change is recorded instead
+    (everything moved), in the current epoch."""
+    found = caches.read_many([STAMP_KEY, caches.EPOCH_KEY])
+    stored = found.get(STAMP_KEY)
+    if stored is None or not _of_epoch(stored, found.get(caches.EPOCH_KEY)):
+        stored = bump_stamp()
     if isinstance(stored, tuple):
         stamp, change = stored
         if (version := _version(stamp)) is not None:
             _changes_read.setdefault(caches.change_key(*version), change)
         return str(stamp)
     return str(stored)  # a stamp without a record (the numbering lost)
+
+
+def _of_epoch(stored: object, epoch: str | None) -> bool:
+    """Whether a stored stamp may be used now: it is of the current `epoch`, or it has no
+    record (a random token, with which nothing kept is trusted)."""
+    if not isinstance(stored, tuple):
+        return True
+    version = _version(stored[0])
+    return version is None or version[0] == epoch
 
 
 @dataclass(frozen=True)
@@ -108,14 +123,15 @@ class Change:
     scopes: frozenset[str]
 
 
-def bump_stamp(scopes: Iterable[str] | None = None) -> None:
+def bump_stamp(scopes: Iterable[str] | None = None) -> tuple[str, Change] | str:
     """A new stamp: every page cached so far is out of date, and so is every kept value that
     follows one of `scopes` (all of them when None).
 
     The stamp is "<epoch>.<number>": changes are numbered, and what change n touched is kept
     under its number, so a value kept at change m is known still good at change n when none of
     m+1 … n touched its scopes. The epoch is new whenever the numbering is lost (an emptied
-    cache, or its count alone culled or evicted): then nothing kept before is trusted."""
+    cache, or its count alone culled or evicted): then nothing kept before is trusted.
+    Gives what it stored under STAMP_KEY."""
     touched = frozenset(scopes) if scopes is not None else frozenset({EVERYTHING})
     epoch = caches.read(caches.EPOCH_KEY)
     new_epoch = False
@@ -141,9 +157,12 @@ def bump_stamp(scopes: Iterable[str] | None = None) -> None:
             # the claim and takes the next one.
             change = Change(time.time(), touched)
             if caches.add(caches.change_key(epoch, number), change, CHANGE_RECORD_SECONDS):
-                caches.write(STAMP_KEY, (f"{epoch}.{number}", change), None)
-                return
-    caches.write(STAMP_KEY, secrets.token_hex(8), None)  # no record: nothing kept is trusted
+                stamp = (f"{epoch}.{number}", change)
+                caches.write(STAMP_KEY, stamp, None)
+                return stamp
+    token = secrets.token_hex(8)
+    caches.write(STAMP_KEY, token, None)  # no record: nothing kept is trusted
+    return token
 
 
 def _version(stamp: str) -> tuple[str, int] | None:
@@ -718,8 +737,8 @@ def cached_each(
     """
     ids = list(dict.fromkeys(ids))
     stamp = current_stamp()
-    keep = bool(stamp) and not settings.DEBUG and not bump_pending()
-    store = _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
+    keep = _keeps_here(stamp)
+    store = _local_store(name, size_setting)
     keys = {id: caches.entry_key(name, parts, id, release=language_release()) for id in ids}
     kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}
     found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
@@ -731,6 +750,36 @@ def cached_each(
             store.set_many(new, stamp=stamp, scopes=lambda key: scopes(ids_of[key]))
         found.update(rendered)
     return {id: found[id] for id in ids if id in found}
+
+
+def kept_here(name: str, compute: Callable[[], T], *, scopes: Iterable[str] | None) -> T:
+    """`compute()`, kept in this process's memory until a change of `scopes` (any change when
+    None): a small value that every page reads (the lab's row), which costs a round trip to the
+    database, or to the shared cache, on each request otherwise. Kept pickled, so that no
+    request sees what another did to its copy; as `cached_each`, never with DEBUG on nor in a
+    transaction that wrote."""
+    stamp = current_stamp()
+    if not _keeps_here(stamp):
+        return compute()
+    store = _local_store(name, "SITE_CACHE_LOCAL_ENTRIES")
+    key = caches.entry_key(name, None, "", release=release())
+    if (data := store.get_many([key], stamp=stamp).get(key)) is not None:
+        kept_value: T = pickle.loads(cast(bytes, data))
+        return kept_value
+    value = compute()
+    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    store.set_many({key: data}, stamp=stamp, scopes=lambda key: scopes)
+    return value
+
+
+def _keeps_here(stamp: str) -> bool:
+    """Whether a value may be kept in this process's memory now: the cache keeps values (a
+    stamp), no template is being edited (DEBUG), the open transaction has written nothing."""
+    return bool(stamp) and not settings.DEBUG and not bump_pending()
+
+
+def _local_store(name: str, size_setting: str) -> LocalCopies:
+    return _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
 
 
 def fragment_timeout() -> int:

@@ -340,17 +340,25 @@ class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
 
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""
-        return self.select_related("venue").prefetch_related(
-            models.Prefetch(
-                "authorships",
-                # Only what an author line needs of a member: a list shows hundreds of authors.
-                queryset=Authorship.objects.select_related("researcher__profile")
-                .only(*AUTHOR_LINE_FIELDS)
-                .order_by("position"),
-            ),
-            "awards",
-            "links",
-        )
+        return self.select_related("venue").prefetch_related(*listing_prefetches())
+
+
+def listing_prefetches() -> list[models.Prefetch | str]:
+    """The rows besides its own that every list of publications shows of a paper (for_listing):
+    its authors in order, awards and links. For `prefetch_related_objects` on a paper read
+    already with its venue (a paper's page reads its row first, and these only when it draws
+    the page anew)."""
+    return [
+        models.Prefetch(
+            "authorships",
+            # Only what an author line needs of a member: a list shows hundreds of authors.
+            queryset=Authorship.objects.select_related("researcher__profile")
+            .only(*AUTHOR_LINE_FIELDS)
+            .order_by("position"),
+        ),
+        "awards",
+        "links",
+    ]
 
 
 class Publication(PublicPage, Illustrated):
