@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from base.colours import validate_badge_colour
+from base.history_records import SiteHistoricalRecords
 from base.identifiers import DoiField
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import (
@@ -451,7 +452,7 @@ class Publication(PublicPage, Illustrated):
 
     objects = PublicationQuerySet.as_manager()
     # The search text repeats the title and the authors, which the history keeps already.
-    history = HistoricalRecords(
+    history = SiteHistoricalRecords(
         m2m_fields=["areas"],
         excluded_fields=["search_text", "abstract_html", "abstract_html_zh_hans"],
     )
