@@ -77,6 +77,14 @@ REGISTRY: dict[str, Cache] = {
         ),
         Cache("publication-bibtex", "a paper's BibTeX entry", "paper:<pk>", PER_PROCESS),
         Cache(
+            "lab-row",
+            "the lab's row, with whether it has published groups, areas, events, projects and "
+            "outputs (every page's header)",
+            "events, and any write of the lab, a group, an area, a project or an output (they "
+            "name no narrower scope)",
+            PER_PROCESS,
+        ),
+        Cache(
             "publication-page",
             "the parts of a paper's page",
             "paper:<pk>, papers-of:<each member author>, related-model, events; and what it shows "

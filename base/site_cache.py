@@ -34,7 +34,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from django.apps import apps
 from django.conf import settings
@@ -51,6 +51,7 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
+P = ParamSpec("P")
 
 STAMP_KEY = caches.STAMP_KEY
 # Told to tests and the benchmark: whether the page came from the cache.
@@ -86,17 +87,32 @@ def current_stamp() -> str:
 def _shared_stamp() -> str:
     """One read: the stamp comes with the record of the change that set it (bump_stamp), so
     the first request after a change need not read that record apart (a round trip to Redis,
-    a file opened) to know what the change touched."""
-    stored = caches.read(STAMP_KEY)
-    if stored is None:
-        bump_stamp()
-        stored = caches.read(STAMP_KEY) or ""
+    a file opened) to know what the change touched; and with the epoch, in the same round trip.
+
+    A stamp of another epoch than the current one is not used: a process that took its
+    number in an epoch just replaced (the cache emptied, its count lost) writes it last, after
+    changes recorded in the new epoch only. Values kept at the old epoch's earlier stamps would
+    read that number's record alone and miss those changes. A new change is recorded instead
+    (everything moved), in the current epoch."""
+    found = caches.read_many([STAMP_KEY, caches.EPOCH_KEY])
+    stored = found.get(STAMP_KEY)
+    if stored is None or not _of_epoch(stored, found.get(caches.EPOCH_KEY)):
+        stored = bump_stamp()
     if isinstance(stored, tuple):
         stamp, change = stored
         if (version := _version(stamp)) is not None:
             _changes_read.setdefault(caches.change_key(*version), change)
         return str(stamp)
     return str(stored)  # a stamp without a record (the numbering lost)
+
+
+def _of_epoch(stored: object, epoch: str | None) -> bool:
+    """Whether a stored stamp may be used now: it is of the current `epoch`, or it has no
+    record (a random token, with which nothing kept is trusted)."""
+    if not isinstance(stored, tuple):
+        return True
+    version = _version(stored[0])
+    return version is None or version[0] == epoch
 
 
 @dataclass(frozen=True)
@@ -107,14 +123,15 @@ class Change:
     scopes: frozenset[str]
 
 
-def bump_stamp(scopes: Iterable[str] | None = None) -> None:
+def bump_stamp(scopes: Iterable[str] | None = None) -> tuple[str, Change] | str:
     """A new stamp: every page cached so far is out of date, and so is every kept value that
     follows one of `scopes` (all of them when None).
 
     The stamp is "<epoch>.<number>": changes are numbered, and what change n touched is kept
     under its number, so a value kept at change m is known still good at change n when none of
     m+1 … n touched its scopes. The epoch is new whenever the numbering is lost (an emptied
-    cache, or its count alone culled or evicted): then nothing kept before is trusted."""
+    cache, or its count alone culled or evicted): then nothing kept before is trusted.
+    Gives what it stored under STAMP_KEY."""
     touched = frozenset(scopes) if scopes is not None else frozenset({EVERYTHING})
     epoch = caches.read(caches.EPOCH_KEY)
     new_epoch = False
@@ -140,9 +157,12 @@ def bump_stamp(scopes: Iterable[str] | None = None) -> None:
             # the claim and takes the next one.
             change = Change(time.time(), touched)
             if caches.add(caches.change_key(epoch, number), change, CHANGE_RECORD_SECONDS):
-                caches.write(STAMP_KEY, (f"{epoch}.{number}", change), None)
-                return
-    caches.write(STAMP_KEY, secrets.token_hex(8), None)  # no record: nothing kept is trusted
+                stamp = (f"{epoch}.{number}", change)
+                caches.write(STAMP_KEY, stamp, None)
+                return stamp
+    token = secrets.token_hex(8)
+    caches.write(STAMP_KEY, token, None)  # no record: nothing kept is trusted
+    return token
 
 
 def _version(stamp: str) -> tuple[str, int] | None:
@@ -180,40 +200,28 @@ def changes_between(old: str, new: str) -> list[Change] | None:
 
 
 def first_change_of(
-    scopes: frozenset[str] | None, old: str, new: str, *, apart_from: str | None = None
+    scopes: frozenset[str] | None,
+    old: str,
+    new: str,
+    *,
+    apart_from: Callable[[frozenset[str]], bool] | None = None,
 ) -> tuple[bool, float | None]:
     """Whether a value kept at stamp `old` that follows `scopes` (everything when None) is out
     of date at stamp `new`, and when the first change that moved it was made (None if unknown).
-    `apart_from` ("paper:<pk>"): changes of that paper alone do not move the value (a paper's
-    related papers, which leave the paper itself out)."""
+    `apart_from(change's scopes)`: true for changes that do not move the value although they
+    name its scopes (a write of one paper alone, publications.models.only_paper_written: a
+    paper's related papers leave the paper itself out)."""
     if old == new:
         return False, None
     changes = changes_between(old, new)
     if changes is None:
         return True, None
     for change in changes:
-        if apart_from is not None and _only_of(change.scopes, apart_from):
+        if apart_from is not None and apart_from(change.scopes):
             continue
         if scopes is None or EVERYTHING in change.scopes or change.scopes & scopes:
             return True, change.at
     return False, None
-
-
-# What a write of one paper names besides the paper itself (publications' `paper_scopes`):
-# the lists, their counts, and the papers and counts of each member among its authors.
-PAPER_OWN_SCOPES = frozenset({"publications", "facets", "listing"})
-PAPER_OWN_KINDS = ("papers-of:", "facets-of:")
-
-
-def _only_of(scopes: frozenset[str], paper: str) -> bool:
-    """Whether a change with `scopes` was a write of the one paper `paper` and nothing else:
-    it names the paper and only what a paper's own write names besides. A change that also
-    names anything else (a person renamed whose only paper it is names `person:<pk>` and
-    `paper:<pk>`; a talk saved in the same transaction names `events`) moved that too."""
-    return paper in scopes and all(
-        scope == paper or scope in PAPER_OWN_SCOPES or scope.startswith(PAPER_OWN_KINDS)
-        for scope in scopes
-    )
 
 
 def note_change(*, using: str = DEFAULT_DB_ALIAS, scopes: Iterable[str] | None = None) -> None:
@@ -424,27 +432,6 @@ class SiteQuerySet(models.QuerySet[Any]):
     _raw_delete.alters_data = True  # type: ignore[attr-defined]
 
 
-def cached(
-    name: str,
-    parts: object,
-    compute: Callable[[], T],
-    *,
-    scopes: Iterable[str] | None = None,
-    lags: bool = False,
-    apart_from: str | None = None,
-    shows: Callable[[T], Iterable[str]] | None = None,
-) -> T:
-    """`compute()`, kept in the shared cache until a change of `scopes` (any change when None):
-    an aggregate that would read a large part of the table (the facet counts of a filter, a
-    member's co-authors), shared by every page that shows it and by every rendering of one, so
-    that a page rendered anew costs about the same at 200,000 papers as at 2,000. `parts` names
-    what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too, which turns off
-    whole pages only. `lags`, `shows`: see `kept`; `apart_from`: see `first_change_of`."""
-    return kept(name, parts, compute, scopes=scopes, lags=lags, apart_from=apart_from, shows=shows)[
-        0
-    ]
-
-
 def kept(
     name: str,
     parts: object,
@@ -452,7 +439,7 @@ def kept(
     *,
     scopes: Iterable[str] | None = None,
     lags: bool = False,
-    apart_from: str | None = None,
+    apart_from: Callable[[frozenset[str]], bool] | None = None,
     shows: Callable[[T], Iterable[str]] | None = None,
 ) -> tuple[T, str]:
     """`cached`, with a digest of the value: what a fragment drawn from it is kept under
@@ -467,12 +454,10 @@ def kept(
 
     `shows(value)`: the scopes of other rows the value shows, known once it is made (a
     profile's advisors, each `person:<pk>`): it follows them too, kept beside it."""
-    stamp = current_stamp()
-    key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
-    if not stamp or bump_pending():
+    found = _stored(name, parts)
+    if found is None:
         return compute(), "now-" + secrets.token_hex(8)
-    ahead: dict[str, Any] = getattr(_request_work, "read_ahead", {})
-    stored = ahead.pop(key) if key in ahead else caches.read(key)
+    stamp, key, stored = found
     if stored is not None:
         made, value, digest, shown = stored
         follows = frozenset(scopes) | shown if scopes is not None else None
@@ -494,6 +479,42 @@ def kept(
     entry = _entry(stamp, value, shows)
     caches.write(key, entry, settings.SITE_CACHE_TIMEOUT)
     return value, entry[2]
+
+
+def _value_only(
+    keep: Callable[Concatenate[str, object, Callable[[], T], P], tuple[T, str]],
+) -> Callable[Concatenate[str, object, Callable[[], T], P], T]:
+    """`keep`, giving the value without its digest: `cached` is `kept` less the digest, with
+    the same arguments."""
+
+    def value(
+        name: str, parts: object, compute: Callable[[], T], /, *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        return keep(name, parts, compute, *args, **kwargs)[0]
+
+    return value
+
+
+cached = _value_only(kept)
+cached.__doc__ = """`compute()`, kept in the shared cache until a change of `scopes` (any change
+    when None): an aggregate that would read a large part of the table (the facet counts of a
+    filter, a member's co-authors), shared by every page that shows it and by every rendering
+    of one, so that a page rendered anew costs about the same at 200,000 papers as at 2,000.
+    `parts` names what the value depends on; its repr is the key. Kept with SITE_CACHE=0 too,
+    which turns off whole pages only. `lags`, `shows`: see `kept`; `apart_from`: see
+    `first_change_of`."""
+
+
+def _stored(name: str, parts: object) -> tuple[str, str, Any] | None:
+    """What `kept` and `updated` begin with: the stamp, the value's key and what is stored
+    under it (None when absent, or read ahead: read_ahead); None when nothing may be kept now
+    (a cache that keeps nothing, or a transaction that wrote and has not moved the stamp)."""
+    stamp = current_stamp()
+    key = caches.lasting_key(name, parts, release=release())  # KeyError: name it in REGISTRY
+    if not stamp or bump_pending():
+        return None
+    ahead: dict[str, Any] = getattr(_request_work, "read_ahead", {})
+    return stamp, key, ahead.pop(key) if key in ahead else caches.read(key)
 
 
 # At most this many rows touched since a value was made are brought up to date in it (an
@@ -534,11 +555,10 @@ def updated(
     """`cached`, for a value that can be brought up to date from the rows changed since it was
     made (the papers a few edits touched: `rows_touched`) at less cost than computing it anew:
     `update(value, touched ids)`, or None when it cannot (then `compute()`)."""
-    stamp = current_stamp()
-    key = caches.lasting_key(name, parts, release=release())
-    if not stamp or bump_pending():
+    found = _stored(name, parts)
+    if found is None:
         return compute()
-    stored = caches.read(key)
+    stamp, key, stored = found
     value: T | None = None
     if stored is not None:
         made, old, _, _ = stored
@@ -717,8 +737,8 @@ def cached_each(
     """
     ids = list(dict.fromkeys(ids))
     stamp = current_stamp()
-    keep = bool(stamp) and not settings.DEBUG and not bump_pending()
-    store = _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
+    keep = _keeps_here(stamp)
+    store = _local_store(name, size_setting)
     keys = {id: caches.entry_key(name, parts, id, release=language_release()) for id in ids}
     kept = store.get_many(list(keys.values()), stamp=stamp) if keep else {}
     found = {id: cast(bytes, kept[keys[id]]).decode() for id in ids if keys[id] in kept}
@@ -730,6 +750,36 @@ def cached_each(
             store.set_many(new, stamp=stamp, scopes=lambda key: scopes(ids_of[key]))
         found.update(rendered)
     return {id: found[id] for id in ids if id in found}
+
+
+def kept_here(name: str, compute: Callable[[], T], *, scopes: Iterable[str] | None) -> T:
+    """`compute()`, kept in this process's memory until a change of `scopes` (any change when
+    None): a small value that every page reads (the lab's row), which costs a round trip to the
+    database, or to the shared cache, on each request otherwise. Kept pickled, so that no
+    request sees what another did to its copy; as `cached_each`, never with DEBUG on nor in a
+    transaction that wrote."""
+    stamp = current_stamp()
+    if not _keeps_here(stamp):
+        return compute()
+    store = _local_store(name, "SITE_CACHE_LOCAL_ENTRIES")
+    key = caches.entry_key(name, None, "", release=release())
+    if (data := store.get_many([key], stamp=stamp).get(key)) is not None:
+        kept_value: T = pickle.loads(cast(bytes, data))
+        return kept_value
+    value = compute()
+    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    store.set_many({key: data}, stamp=stamp, scopes=lambda key: scopes)
+    return value
+
+
+def _keeps_here(stamp: str) -> bool:
+    """Whether a value may be kept in this process's memory now: the cache keeps values (a
+    stamp), no template is being edited (DEBUG), the open transaction has written nothing."""
+    return bool(stamp) and not settings.DEBUG and not bump_pending()
+
+
+def _local_store(name: str, size_setting: str) -> LocalCopies:
+    return _kept.get(name) or _kept.setdefault(name, LocalCopies(size_setting))
 
 
 def fragment_timeout() -> int:

@@ -253,7 +253,9 @@ def data_set(size: int, key: str, arguments, environment, workspace) -> str:
 
 
 def sqlite_database(path: Path, arguments, environment, workspace, size: int) -> str:
-    if arguments.fresh:
+    if arguments.fresh or (
+        path.exists() and not built_as_now(f"sqlite:///{path}", environment, workspace)
+    ):
         path.unlink(missing_ok=True)
     if path.exists():
         log(f"{size:,} papers: reusing {path}")
@@ -278,9 +280,13 @@ def postgres_database(server_url: str, name: str, arguments, environment, worksp
 
     building = f"{name}_building"
     with psycopg.connect(server_url, autocommit=True) as admin:
-        if arguments.fresh:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if arguments.fresh or (
+            exists
+            and not built_as_now(database_url_named(server_url, name), environment, workspace)
+        ):
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            exists = None
         if exists:
             log(f"{size:,} papers: reusing PostgreSQL database {name}")
         else:
@@ -294,6 +300,26 @@ def postgres_database(server_url: str, name: str, arguments, environment, worksp
             )
             admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
     return database_url_named(server_url, name)
+
+
+def built_as_now(url: str, environment, workspace) -> bool:
+    """Whether the kept data set at `url` has exactly the migrations on disk applied, by name.
+    Its key says which migrations it was built with, but a set migrated by hand with a branch's
+    migration (as sections below did), which the integrator then renamed when re-chaining it,
+    keeps the old name applied: the next `migrate` would run the renamed one again and fail
+    (`no such index: coauthor_pair_people`). Such a set is generated anew."""
+    matches = run_internal(["applied"], {**environment, "DATABASE_URL": url}, workspace)["matches"]
+    if not matches:
+        log(f"{url} was built or migrated with other migrations: generating it anew")
+    return bool(matches)
+
+
+def migrations_as_on_disk() -> bool:
+    from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
+
+    loader = MigrationLoader(connection)
+    return set(loader.applied_migrations) == set(loader.disk_migrations)
 
 
 def database_url_named(server_url: str, name: str) -> str:
@@ -321,6 +347,8 @@ def internal(arguments: argparse.Namespace) -> None:
     step, *rest = arguments.internal
     if step == "key":
         result = {"key": data_key()}
+    elif step == "applied":
+        result = {"matches": migrations_as_on_disk()}
     elif step == "collectstatic":
         from django.core.management import call_command
 
@@ -336,11 +364,18 @@ def internal(arguments: argparse.Namespace) -> None:
 
 
 def data_key() -> str:
-    """Names a data set: the migrations it was built with and the generator that filled it."""
+    """Names a data set: the migrations it was built with, by name and content, and the
+    generator that filled it. By content too: a migration edited in place under its name
+    (publications 0028's co-author pairs, whose foreign keys the researcher migration then
+    rebuilt without their index) gave data sets of another schema the same key, and the next
+    migration failed on them (`no such index: coauthor_pair_people`)."""
     from django.db.migrations.loader import MigrationLoader
 
-    migrations = sorted(f"{app}.{name}" for app, name in MigrationLoader(None).disk_migrations)
-    digest = hashlib.sha256("\n".join(migrations).encode())
+    migrations = MigrationLoader(None).disk_migrations
+    digest = hashlib.sha256()
+    for (app, name), migration in sorted(migrations.items()):
+        source = Path(sys.modules[migration.__module__].__file__ or "")
+        digest.update(f"{app}.{name}\n".encode() + source.read_bytes())
     digest.update((ROOT / "benchmarks" / "dataset.py").read_bytes())
     return digest.hexdigest()[:10]
 

@@ -10,8 +10,8 @@ from django.db import models
 from django.db.models.functions import ExtractYear
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
-from simple_history.models import HistoricalRecords
 
+from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import PublicPage
 from base.querysets import PublishableQuerySet
@@ -159,7 +159,9 @@ class Event(PublicPage):
     )
 
     objects = EventQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["publications"], excluded_fields=["description_html"])
+    history = SiteHistoricalRecords(
+        m2m_fields=["publications"], excluded_fields=["description_html"]
+    )
 
     class Meta:
         # Newest first, the slug last so events of one time keep one order page after page.

@@ -1,8 +1,8 @@
 from django.db import models
 from django.db.models.functions import Substr
 from django.utils.translation import gettext_lazy
-from simple_history.models import HistoricalRecords
 
+from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import Illustrated, PublicPage, image_has_alt_text
 from base.partial_dates import PartialDateField, year_of
@@ -126,7 +126,7 @@ class NewsItem(PublicPage, Illustrated):
     )
 
     objects = NewsItemQuerySet.as_manager()
-    history = HistoricalRecords(
+    history = SiteHistoricalRecords(
         m2m_fields=["people", "publications", "groups"],
         excluded_fields=["body_html", "body_html_zh_hans"],
     )

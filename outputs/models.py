@@ -9,8 +9,8 @@ shows both with a kind facet, and the exports differ only in the type they write
 from django.db import models
 from django.db.models.functions import Substr
 from django.utils.translation import gettext_lazy
-from simple_history.models import HistoricalRecords
 
+from base.history_records import SiteHistoricalRecords
 from base.identifiers import DoiField
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import OrderedRow, PublicPage
@@ -139,7 +139,7 @@ class Output(PublicPage):
     )
 
     objects = OutputQuerySet.as_manager()
-    history = HistoricalRecords(
+    history = SiteHistoricalRecords(
         m2m_fields=["publications", "groups", "areas"], excluded_fields=["description_html"]
     )
 

@@ -8,28 +8,35 @@ from outputs.models import Output
 from people.models import ResearchArea, ResearchGroup
 from projects.models import Project
 
+# What the lab's row with its annotations follows besides writes that name no scope (the lab,
+# groups, areas, projects, outputs): whether an event is published (Event.cache_scopes).
+LAB_ROW_SCOPES = {"events"}
+
 
 def current_lab(request):
-    """The lab row with `has_groups`, `has_areas`, `has_events` and `has_outputs`, read at most
-    once per request: the header
-    reads it, and a view that offers something only to a department (the site search's groups)
-    asks the same row rather than running a query of its own."""
+    """The lab row with `has_groups`, `has_areas`, `has_events`, `has_projects` and
+    `has_outputs`, read at most once per request: the header reads it, and a view that offers
+    something only to a department (the site search's groups) asks the same row rather than
+    running a query of its own. Kept in each process until a change it follows
+    (site_cache.kept_here): every page shows it, and a change of a paper or a person leaves it
+    as it is."""
     if not hasattr(request, "_lab"):
-        groups = Exists(ResearchGroup.objects.published())
-        areas = Exists(ResearchArea.objects.published())
-        events = Exists(Event.objects.published())
-        projects = Exists(Project.objects.published())
-        outputs = Exists(Output.objects.published())
         request._lab = SimpleLazyObject(
-            lambda: Lab.objects.annotate(
-                has_groups=groups,
-                has_areas=areas,
-                has_events=events,
-                has_projects=projects,
-                has_outputs=outputs,
-            ).current()
+            lambda: site_cache.kept_here("lab-row", read_lab, scopes=LAB_ROW_SCOPES)
         )
     return request._lab
+
+
+def read_lab() -> Lab:
+    """The lab row with its annotations (current_lab). One query; the row is made the first
+    time."""
+    return Lab.objects.annotate(
+        has_groups=Exists(ResearchGroup.objects.published()),
+        has_areas=Exists(ResearchArea.objects.published()),
+        has_events=Exists(Event.objects.published()),
+        has_projects=Exists(Project.objects.published()),
+        has_outputs=Exists(Output.objects.published()),
+    ).current()
 
 
 def lab(request):

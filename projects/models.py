@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import OrderedRow, PublicPage
 from base.partial_dates import PartialDateField, ends_after_it_starts, format_period
@@ -217,7 +218,7 @@ class Project(PublicPage):
     )
 
     objects = ProjectQuerySet.as_manager()
-    history = HistoricalRecords(
+    history = SiteHistoricalRecords(
         m2m_fields=["groups", "areas", "publications", "outputs"], excluded_fields=["summary_html"]
     )
 
@@ -365,7 +366,7 @@ class Grant(ValidatedModel):
     )
 
     objects = GrantQuerySet.as_manager()
-    history = HistoricalRecords(m2m_fields=["publications"])
+    history = SiteHistoricalRecords(m2m_fields=["publications"])
 
     class Meta:
         ordering = ["funder__name", "award_number"]

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from base.colours import validate_badge_colour
+from base.history_records import SiteHistoricalRecords
 from base.identifiers import DoiField
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import (
@@ -322,17 +323,25 @@ class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
 
     def for_listing(self):
         """What every list of publications shows: venue, authors in order, awards and links."""
-        return self.select_related("venue").prefetch_related(
-            models.Prefetch(
-                "authorships",
-                # Only what an author line needs of a member: a list shows hundreds of authors.
-                queryset=Authorship.objects.select_related("researcher__profile")
-                .only(*AUTHOR_LINE_FIELDS)
-                .order_by("position"),
-            ),
-            "awards",
-            "links",
-        )
+        return self.select_related("venue").prefetch_related(*listing_prefetches())
+
+
+def listing_prefetches() -> list[models.Prefetch | str]:
+    """The rows besides its own that every list of publications shows of a paper (for_listing):
+    its authors in order, awards and links. For `prefetch_related_objects` on a paper read
+    already with its venue (a paper's page reads its row first, and these only when it draws
+    the page anew)."""
+    return [
+        models.Prefetch(
+            "authorships",
+            # Only what an author line needs of a member: a list shows hundreds of authors.
+            queryset=Authorship.objects.select_related("researcher__profile")
+            .only(*AUTHOR_LINE_FIELDS)
+            .order_by("position"),
+        ),
+        "awards",
+        "links",
+    ]
 
 
 class Publication(PublicPage, Illustrated):
@@ -425,7 +434,7 @@ class Publication(PublicPage, Illustrated):
 
     objects = PublicationQuerySet.as_manager()
     # The search text repeats the title and the authors, which the history keeps already.
-    history = HistoricalRecords(
+    history = SiteHistoricalRecords(
         m2m_fields=["areas"],
         excluded_fields=["search_text", "abstract_html", "abstract_html_zh_hans"],
     )
@@ -569,6 +578,16 @@ class PublicationPart(OrderedRow):
         return paper_scopes(self.publication_id, counted=self.counted_write())  # type: ignore[attr-defined]
 
 
+# What a write of a paper names besides the paper itself (`paper:<pk>`), by whether it may
+# change what is counted: the lists, and per member among its authors (by kind) their papers;
+# with counts, the lists' rows and counts and those members' counts too. paper_scopes builds a
+# write's scopes from it, only_paper_written recognises them.
+PAPER_WRITE_SCOPES = {
+    False: (frozenset({"publications"}), ("papers-of:",)),
+    True: (frozenset({"publications", "facets", "listing"}), ("papers-of:", "facets-of:")),
+}
+
+
 def paper_scopes(pk: int, *, counted: bool = True) -> set[str]:
     """The scopes a write of the paper `pk` or of one of its parts moves (base/caches.py):
     the paper, the papers of each member among its authors, and the lists; when the write
@@ -579,10 +598,22 @@ def paper_scopes(pk: int, *, counted: bool = True) -> set[str]:
             "researcher_id", flat=True
         )
     )
-    scopes = {"publications", f"paper:{pk}", *(f"papers-of:{person}" for person in people)}
-    if counted:
-        scopes |= {"facets", "listing", *(f"facets-of:{person}" for person in people)}
-    return scopes
+    lists, kinds = PAPER_WRITE_SCOPES[counted]
+    return {f"paper:{pk}", *lists, *(f"{kind}{person}" for kind in kinds for person in people)}
+
+
+def only_paper_written(pk: int, scopes: frozenset[str]) -> bool:
+    """Whether a change that named `scopes` wrote the paper `pk` and nothing else: it names the
+    paper, and nothing but what a write of a paper names besides (paper_scopes). A change that
+    also names anything else (a person renamed whose only paper it is names `person:<pk>` and
+    `paper:<pk>`; a talk saved in the same transaction names `events`) moved that too. What a
+    paper's page keeps of other rows is kept through this paper's own writes
+    (site_cache.first_change_of's `apart_from`)."""
+    paper = f"paper:{pk}"
+    lists, kinds = PAPER_WRITE_SCOPES[True]
+    return paper in scopes and all(
+        scope == paper or scope in lists or scope.startswith(kinds) for scope in scopes
+    )
 
 
 class AuthorshipQuerySet(DerivedFollowWrites, OrderedRowQuerySet):

@@ -1,9 +1,11 @@
+import functools
 import re
 from collections.abc import Iterator
 from itertools import chain, islice
 from typing import cast
 
 from axes.helpers import get_client_ip_address
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template import Context
@@ -41,7 +43,13 @@ from publications.filters import (
     year_link,
     year_options,
 )
-from publications.models import Claim, Publication, PublicationQuerySet
+from publications.models import (
+    Claim,
+    Publication,
+    PublicationQuerySet,
+    listing_prefetches,
+    only_paper_written,
+)
 from publications.related import MODEL_SCOPE, related_ids
 from publications.services import ClaimRefused, claim_author, send_correction
 from publications.suggestions.citations import paper_citations
@@ -291,18 +299,19 @@ def publication(request, slug):
     Its parts (publication_parts) are most of the page's cost and the same for every visitor
     until the next change, so they are kept per change stamp like a list's entries: a page
     rendered anew then costs the paper's row and what base.html shows. A draft, which only
-    staff preview, is rendered every time and never kept."""
-    pk, title, title_zh_hans, is_published = get_object_or_404(
-        Publication.objects.visible_to(request.user).values_list(
-            "pk", "title", "title_zh_hans", "is_published"
-        ),
-        slug=slug,
+    staff preview, is rendered every time and never kept. The row is read whole, with its
+    venue, so that drawing the parts anew (after the paper's own edit) reads only its authors,
+    awards and links besides."""
+    paper = get_object_or_404(
+        Publication.objects.visible_to(request.user).select_related("venue"), slug=slug
     )
     # The page's title in the reader's language, as its heading (base/translations.py).
-    title = shown(Publication(title=title, title_zh_hans=title_zh_hans), "title").text
-    parts = kept_publication_parts(request, pk) if is_published else publication_parts(request, pk)
-    if parts is None:  # deleted since its row was read
-        raise Http404("No publication matches the given query.")
+    title = shown(paper, "title").text
+    parts = (
+        kept_publication_parts(request, paper)
+        if paper.is_published
+        else publication_parts(request, paper)
+    )
     return render(request, "publications/publication_detail.html", {"title": title, "parts": parts})
 
 
@@ -315,14 +324,14 @@ TALKS_SCOPE = "events"
 
 
 def publication_parts(
-    request, pk: int, *, scopes: set[str] | None = None
-) -> dict[str, SafeString] | None:
-    """The parts of the page of the paper `pk` (published or not); None if it was deleted.
-    Rendered with a plain Context: they show nothing of the visitor, and the page's context
-    processors are base.html's. What they follow is added to `scopes`."""
-    paper = Publication.objects.for_listing().filter(pk=pk).first()
-    if paper is None:
-        return None
+    request, paper: Publication, *, scopes: set[str] | None = None
+) -> dict[str, SafeString]:
+    """The parts of the page of `paper` (published or not), read with its venue: its authors,
+    awards and links are read here. Rendered with a plain Context: they show nothing of the
+    visitor, and the page's context processors are base.html's. What they follow is added to
+    `scopes`."""
+    pk = paper.pk
+    prefetch_related_objects([paper], *listing_prefetches())
     exports.with_citations([paper])
     members = paper.published_members
     if scopes is not None:
@@ -338,7 +347,7 @@ def publication_parts(
         (pk, sorted(member.pk for member in members)),
         lambda: surroundings(paper, members),
         scopes=publication_page_scopes(pk, members) | {MODEL_SCOPE, TALKS_SCOPE},
-        apart_from=f"paper:{pk}",
+        apart_from=functools.partial(only_paper_written, pk),
         shows=lambda found: others_shown(**found),
     )
     if scopes is not None:
@@ -415,16 +424,17 @@ def papers_in_order(ids: list[int]) -> list:
     return [found[pk] for pk in ids if pk in found]
 
 
-def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
+def kept_publication_parts(request, paper: Publication) -> dict[str, SafeString]:
     """The parts of a published paper's page, kept until the next change in each process
     (site_cache.cached_each), per site address: its JSON-LD and COinS spans hold absolute
     links."""
 
+    pk = paper.pk
     follows: set[str] = set()
 
     def render(ids: list[tuple[int, str]]) -> dict[tuple[int, str], str]:
-        parts = publication_parts(request, pk, scopes=follows) or {}
-        return {(pk, name): parts[name] for _, name in ids if name in parts}
+        parts = publication_parts(request, paper, scopes=follows)
+        return {(pk, name): parts[name] for _, name in ids}
 
     kept_parts = cached_each(
         "publication-page",
@@ -437,8 +447,6 @@ def kept_publication_parts(request, pk: int) -> dict[str, SafeString] | None:
         # every cache.
         scopes=lambda id: follows,
     )
-    if len(kept_parts) < len(PUBLICATION_PARTS):
-        return None
     return {name: mark_safe(value) for (_, name), value in kept_parts.items()}
 
 

@@ -7,6 +7,7 @@ from django.db.models.lookups import GreaterThanOrEqual, IsNull, LessThanOrEqual
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import Illustrated, OrderedRow, PublicPage, image_has_alt_text
 from base.partial_dates import (
@@ -88,7 +89,7 @@ class ResearchGroup(PublicPage, Illustrated):
     )
 
     objects = ResearchGroupQuerySet.as_manager()
-    history = HistoricalRecords(
+    history = SiteHistoricalRecords(
         m2m_fields=["areas"], excluded_fields=["description_html", "description_html_zh_hans"]
     )
 

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from simple_history.models import HistoricalRecords
 
+from base.history_records import SiteHistoricalRecords
 from base.identifiers import (
     orcid_url,
 )
@@ -304,7 +305,7 @@ class Person(PublicPage, Researcher):
 
     # The profile's own queryset, not the researcher's it inherits.
     objects = PersonQuerySet.as_manager()  # type: ignore[assignment,misc]
-    history = HistoricalRecords(
+    history = SiteHistoricalRecords(
         m2m_fields=["research_areas"],
         excluded_fields=[
             "short_bio_html",

@@ -42,3 +42,28 @@ def test_a_papers_own_title_edit_reads_none_of_what_its_page_shows_of_others(cli
     talk = make_event(starts_in=-datetime.timedelta(days=3), title="Ring at NSDI")
     talk.publications.add(ring)
     assert "Ring at NSDI" in client.get(ring.get_absolute_url()).text
+
+
+def test_a_papers_own_edit_reads_its_row_authors_awards_and_links_again_and_nothing_else(client):
+    """Four queries: the paper's row with its venue, then its authors, awards and links. Not
+    the lab's row, kept in the process through a paper's edit; the lab's own edit shows."""
+    lab = Lab.objects.current()
+    hang = make_person(name="Hang Zhu", slug="hang-zhu")
+    ring = make_publication(title="Ring", slug="ring", year=2024, authors=[hang])
+    client.get(ring.get_absolute_url())
+
+    ring.title = "Ring Revisited"
+    ring.save()
+    with CaptureQueriesContext(connection) as queries:
+        assert "Ring Revisited" in client.get(ring.get_absolute_url()).text
+
+    tables = [q["sql"].split(" FROM ")[1].split()[0].strip('"') for q in queries]
+    assert tables == [
+        "publications_publication",
+        "publications_authorship",
+        "publications_publicationaward",
+        "publications_publicationlink",
+    ]
+    lab.name = "Systems Lab"
+    lab.save()
+    assert "Systems Lab" in client.get(ring.get_absolute_url()).text

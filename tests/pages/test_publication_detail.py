@@ -77,13 +77,13 @@ class PublicationDetailQueryCountTests(TestCase):
             talk.publications.add(cls.publication)
 
     def test_publication_page_runs_a_fixed_number_of_queries(self):
-        """Rendered anew: the paper's row, then the publication with its prefetches, its
-        members' other papers (their ids, then their entries' rows with the same prefetches),
+        """Rendered anew: the paper's row with its venue, then its authors, awards and links,
+        its members' other papers (their ids, then their entries' rows with the same prefetches),
         its news, its datasets and software, its talks, the grants it acknowledges with their
         funders, the projects it came of, the lab: none per author, related paper or talk. (The
         citation key is stored on the row.) Kept, only the row and the lab
         (tests/publications/test_publication_page_kept.py)."""
-        assert count_queries(self.client, self.publication.get_absolute_url()) == 16
+        assert count_queries(self.client, self.publication.get_absolute_url()) == 15
 
 
 class PublicationDetailQueryCountAtManyRowsTests(PublicationDetailQueryCountTests):

@@ -265,7 +265,7 @@ def test_topic_search_is_absent_without_a_model_or_a_known_word(client):
 @pytest.mark.django_db
 @pytest.mark.parametrize("rows", [5, 200])
 def test_a_paper_page_with_related_papers_runs_a_fixed_number_of_queries(client, rows):
-    """Rendered anew with a model: the page's queries without one (16,
+    """Rendered anew with a model: the page's queries without one (15,
     tests/pages/test_publication_detail.py), then the related papers' rows and their entries'
     (the rows with their prefetches): none per paper in the model or shown."""
     member = make_person()
@@ -278,4 +278,4 @@ def test_a_paper_page_with_related_papers_runs_a_fixed_number_of_queries(client,
             authors=[member, f"Author {number}"] if number < 3 else [f"Author {number}"],
         )
     related.rebuild()
-    assert count_queries(client, "/publications/kernel-1/") == 21
+    assert count_queries(client, "/publications/kernel-1/") == 20
