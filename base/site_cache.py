@@ -93,17 +93,44 @@ def _shared_stamp() -> str:
     number in an epoch just replaced (the cache emptied, its count lost) writes it last, after
     changes recorded in the new epoch only. Values kept at the old epoch's earlier stamps would
     read that number's record alone and miss those changes. A new change is recorded instead
-    (everything moved), in the current epoch."""
-    found = caches.read_many([STAMP_KEY, caches.EPOCH_KEY])
+    (everything moved), in the current epoch.
+
+    Nor is a stamp behind the count of its epoch: two writers that took numbers 5 and 6 may
+    write the stamp in the other order, leaving 5 while change 6 is recorded. A value kept at
+    4 would read change 5's record alone and miss change 6 until the next change. So the count
+    is read in the same round trip (of the epoch this process saw last, nearly always the
+    current one), and a stamp behind it is taken at the count's number: the records up to it
+    are read as any others, and a record not yet written (its writer between the count and the
+    record) means the value is made anew."""
+    epoch_seen = _epoch_seen
+    keys = [STAMP_KEY, caches.EPOCH_KEY]
+    if epoch_seen is not None:
+        keys.append(caches.change_counter_key(epoch_seen))
+    found = caches.read_many(keys)
     stored = found.get(STAMP_KEY)
     if stored is None or not _of_epoch(stored, found.get(caches.EPOCH_KEY)):
         stored = bump_stamp()
-    if isinstance(stored, tuple):
-        stamp, change = stored
-        if (version := _version(stamp)) is not None:
-            _changes_read.setdefault(caches.change_key(*version), change)
+        found = {}
+    if not isinstance(stored, tuple):
+        return str(stored)  # a stamp without a record (the numbering lost)
+    stamp, change = stored
+    if (version := _version(stamp)) is None:
         return str(stamp)
-    return str(stored)  # a stamp without a record (the numbering lost)
+    _changes_read.setdefault(caches.change_key(*version), change)
+    _remember_epoch(version[0])
+    count = found.get(caches.change_counter_key(version[0])) if version[0] == epoch_seen else None
+    if isinstance(count, int) and count > version[1]:
+        return f"{version[0]}.{count}"
+    return str(stamp)
+
+
+# The epoch of the last stamp this process read: its count is read beside the stamp.
+_epoch_seen: str | None = None
+
+
+def _remember_epoch(epoch: str) -> None:
+    global _epoch_seen
+    _epoch_seen = epoch
 
 
 def _of_epoch(stored: object, epoch: str | None) -> bool:

@@ -37,3 +37,24 @@ def test_a_value_kept_before_the_count_was_lost_is_made_again_after_a_change_it_
 def test_changes_from_a_higher_number_to_a_lower_one_are_not_known():
     assert site_cache.changes_between("abcd.9", "abcd.3") is None
     assert site_cache.changes_between("abcd.3", "abcd.3") == []
+
+
+def test_a_stamp_written_out_of_order_does_not_hide_the_change_after_it():
+    """Two writers take numbers n and n+1, and the one with n writes the stamp last: the stamp
+    stands at n while change n+1 is recorded. A value kept before both that follows what
+    change n+1 touched is made again all the same."""
+    made = []
+
+    def compute() -> int:
+        made.append(1)
+        return len(made)
+
+    site_cache.bump_stamp({"person:2"})
+    assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 1
+    site_cache.bump_stamp({"person:3"})  # the first writer's number and stamp ...
+    first_writers_stamp = caches.read(caches.STAMP_KEY)
+    site_cache.bump_stamp({"person:1"})  # ... the second writer's, of what the value shows,
+    caches.write(caches.STAMP_KEY, first_writers_stamp, None)  # and the first writes last.
+
+    assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2
+    assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2  # kept again
