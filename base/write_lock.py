@@ -166,9 +166,9 @@ def write_transaction(using: str | None = None) -> Iterator[None]:
     `make load` (10 editors and an import) one save or sign-in in a hundred waited past 20 s:
     SQLite's waiting is not a queue, and some waiters lose every time the lock is freed.
 
-    It waits write_wait_seconds() in all, never more (five tries of a 20 s busy timeout
-    added up to 100 s, longer than any client waits); then the error goes up, and
-    `server_error` answers 503 "busy, try again in a minute"."""
+    It waits its turn first (`writers_turn`), and write_wait_seconds() in all, never more
+    (five tries of a 20 s busy timeout added up to 100 s, longer than any client waits);
+    then the error goes up, and `server_error` answers 503 "busy, try again in a minute"."""
     alias = using or DEFAULT_DB_ALIAS
     deadline = time.monotonic() + write_wait_seconds()
     with ExitStack() as stack:
@@ -192,8 +192,9 @@ class SignInWritesMiddleware:
     django-axes' clean-up and access log, the new session, the last login, and the session's
     save, which SessionMiddleware makes after the view, outside any transaction the view
     opened. On SQLite each transaction waits for the one write lock on its own, and under a
-    running import the session's save, tried once, answered 500 "database is locked" after
-    a sign-in that had succeeded. Placed before SessionMiddleware, so its save is inside."""
+    running import the session's save, tried once, ran out of time after the password had
+    been accepted: 400 ("the session was deleted before the request completed"), and the
+    member was not signed in. Placed before SessionMiddleware, so its save is inside."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
