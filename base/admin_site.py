@@ -27,7 +27,6 @@ from django.urls import URLPattern, URLResolver, path, reverse
 
 from base.models import Lab
 from base.roles import is_editor, person_of
-from base.write_lock import write_transaction
 
 
 def lab_name(request: HttpRequest) -> str:
@@ -199,18 +198,6 @@ class LabAdminSite(admin.AdminSite):
             **(extra_context or {}),
         }
         return super().index(request, context)
-
-    def login(
-        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
-    ) -> HttpResponse:
-        """A sign-in (POST) writes in one transaction: django-axes' clean-up and log, the new
-        session, the last login. Each was its own, and on SQLite each waited for the write lock
-        on its own: under `make load` 4 of 347 sign-ins ran out of time (a 500)."""
-        if request.method != "POST":
-            return super().login(request, extra_context)
-        with write_transaction():
-            response: HttpResponse = super().login(request, extra_context)
-        return response
 
     def admin_view(self, view: Any, cacheable: bool = False) -> Any:
         protected = super().admin_view(view, cacheable)

@@ -74,13 +74,14 @@ class HistoryAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple-history 
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
-        """A form shown (GET) is read outside a transaction. Django's admin opens one for it
-        too, which on SQLite (IMMEDIATE transactions) takes the one write lock for the whole
-        page's rendering: ten editors opening forms queued every save and sign-in behind them,
-        past the busy timeout ("database is locked", a 500, under `make load`). A save (POST)
-        keeps its transaction, whose BEGIN waits again for SQLite's lock (write_transaction)."""
-        if request.method in ("GET", "HEAD"):
-            response: HttpResponse = self._changeform_view(
+        """A save (POST) is one transaction whose BEGIN waits again for SQLite's lock
+        (write_transaction). A form shown (GET) takes no transaction: Django 5.2's admin
+        opens none for it (before, on SQLite's IMMEDIATE transactions, it took the one write
+        lock for the whole page's rendering, and ten editors opening forms queued every save
+        and sign-in past the busy timeout under `make load`);
+        tests/base/test_admin_pages_under_write_lock.py holds that."""
+        if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
+            response: HttpResponse = super().changeform_view(
                 request, object_id, form_url, extra_context
             )
             return response

@@ -188,6 +188,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before sessions and the views: a 304 or a cached page costs one or two cache reads.
     "base.site_cache.SiteCacheMiddleware",
+    # A sign-in's writes, the session's save included, in one transaction that waits for
+    # SQLite's write lock (base/write_lock.py): before SessionMiddleware, whose save it holds.
+    "base.write_lock.SignInWritesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language from the address (/zh-hans/...), never from the browser: after the page
     # cache, whose keys hold the address; before CommonMiddleware, as Django asks.
@@ -248,6 +251,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+# A web request waits this long in all for the write lock, whatever the busy timeout, and then
+# answers 503 "busy, try again in a minute": well within a client's or a proxy's patience.
+SQLITE_WRITE_WAIT_SECONDS = env_int("SQLITE_WRITE_WAIT", 30)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The public pages are kept whole in this cache, keyed by a site-wide change stamp that any save

@@ -25,6 +25,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/", include("allauth.urls")),
 ]
 
+# A request that could not have SQLite's write lock in time answers 503 "busy", with
+# Retry-After; any other error the site's 500 page (base/write_lock.py).
+handler500 = "base.write_lock.server_error"
+
 if settings.SERVE_MEDIA:
     # Uploaded photos served by Django itself: for development and one-machine sites. Larger
     # sites let the web server or an object store (MEDIA_STORAGE) serve MEDIA_URL instead.

@@ -4,6 +4,9 @@ begun. Under `make load` (10 editors saving and signing in beside a 1,000-entry 
 saves and 4 sign-ins of about 2,000 answered 500 this way. The failed BEGIN is injected here
 (the first transaction the request asks for cannot begin), so the tests run on any database."""
 
+import threading
+import time
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import OperationalError, transaction
@@ -73,3 +76,57 @@ def test_a_sign_in_whose_transaction_could_not_begin_at_once_signs_in(
     )
     assert answer.status_code == 302 and answer["Location"] == "/admin/"
     assert int(client.session["_auth_user_id"]) == editor_login.pk
+
+
+def test_a_processs_writers_get_their_turn_in_the_order_they_came(tmp_path, monkeypatch):
+    """SQLite's own waiting favours the newest waiter: under `make load` some editors' saves
+    waited past the 30 s bound (503) behind later ones. Each waits its turn instead."""
+    monkeypatch.setattr(write_lock, "turn_file", lambda using: str(tmp_path / "db-writers"))
+    holding, done = threading.Event(), threading.Event()
+    order: list[int] = []
+
+    def hold() -> None:
+        with write_lock.writers_turn(using="default", deadline=time.monotonic() + 30):
+            holding.set()
+            done.wait(30)
+
+    def write(number: int) -> None:
+        with write_lock.writers_turn(using="default", deadline=time.monotonic() + 30):
+            order.append(number)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(30)
+    writers = [threading.Thread(target=write, args=(number,)) for number in range(6)]
+    for writer in writers:
+        writer.start()
+        time.sleep(0.05)  # each comes after the one before
+    done.set()
+    for thread in [holder, *writers]:
+        thread.join(30)
+    assert order == list(range(6))
+
+
+def test_a_writer_whose_turn_does_not_come_within_the_wait_gives_up_as_locked(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(write_lock, "turn_file", lambda using: str(tmp_path / "db-writers"))
+    holding, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with write_lock.writers_turn(using="default", deadline=time.monotonic() + 30):
+            holding.set()
+            done.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(30)
+    try:
+        with (
+            pytest.raises(OperationalError, match="database is locked"),
+            write_lock.writers_turn(using="default", deadline=time.monotonic() + 0.2),
+        ):
+            pass
+    finally:
+        done.set()
+        holder.join(30)
