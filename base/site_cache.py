@@ -99,7 +99,8 @@ def _shared_stamp() -> str:
     write the stamp in the other order, leaving 5 while change 6 is recorded. A value kept at
     4 would read change 5's record alone and miss change 6 until the next change. So the count
     is read in the same round trip (of the epoch this process saw last, nearly always the
-    current one), and a stamp behind it is taken at the count's number: the records up to it
+    current one; apart, once, by a process that has not seen it), and a stamp behind it is
+    taken at the count's number: the records up to it
     are read as any others, and a record not yet written (its writer between the count and the
     record) means the value is made anew."""
     epoch_seen = _epoch_seen
@@ -118,7 +119,10 @@ def _shared_stamp() -> str:
         return str(stamp)
     _changes_read.setdefault(caches.change_key(*version), change)
     _remember_epoch(version[0])
-    count = found.get(caches.change_counter_key(version[0])) if version[0] == epoch_seen else None
+    counter = caches.change_counter_key(version[0])
+    # A process that has not seen this epoch yet (just started, or the epoch just replaced)
+    # reads its count apart: one more round trip, once.
+    count = found.get(counter) if version[0] == epoch_seen else caches.read(counter)
     if isinstance(count, int) and count > version[1]:
         return f"{version[0]}.{count}"
     return str(stamp)

@@ -58,3 +58,57 @@ def test_a_stamp_written_out_of_order_does_not_hide_the_change_after_it():
 
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2  # kept again
+
+
+def test_a_process_just_started_sees_the_change_after_a_stamp_written_out_of_order(monkeypatch):
+    """As the test above, but the value is then asked by a
+    process that has read no stamp yet (another app server just (re)started, a new worker)."""
+    made = []
+
+    def compute() -> int:
+        made.append(1)
+        return len(made)
+
+    site_cache.bump_stamp({"person:2"})
+    assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 1
+    site_cache.bump_stamp({"person:3"})
+    first_writers_stamp = caches.read(caches.STAMP_KEY)
+    site_cache.bump_stamp({"person:1"})
+    caches.write(caches.STAMP_KEY, first_writers_stamp, None)
+
+    monkeypatch.setattr(site_cache, "_epoch_seen", None)  # a fresh process
+    assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2, (
+        "a fresh process reads the stamp alone and serves the value kept before change n+1"
+    )
+
+
+def test_a_value_kept_at_the_count_before_a_later_change_is_made_again_by_a_process_just_started(
+    monkeypatch,
+):
+    """Writer A takes number n and is held; a process that has seen the epoch reads the count
+    (n) and keeps a value at n, before writer B's change n+1 (of what the value shows). B
+    writes its stamp, then A writes n last. A process that has read no stamp yet reads n alone
+    and takes the value kept at n, made before change n+1, as current."""
+    site_cache.bump_stamp({"person:2"})
+    epoch = caches.read(caches.EPOCH_KEY)
+    site_cache._shared_stamp()  # this process has seen the epoch
+    # Writer A: its number, held before its record and stamp.
+    number_a = caches.increment(caches.change_counter_key(epoch))
+    # This process: the stamp is taken at the count, n; a value made now is kept at n.
+    stamp_seen = site_cache._shared_stamp()
+    assert stamp_seen == f"{epoch}.{number_a}"
+    caches.write(
+        caches.lasting_key(KEPT, 7, release=site_cache.release()),
+        site_cache._entry(stamp_seen, "before person 1's edit", None),
+        None,
+    )
+    # Writer B: change n+1 of person 1, recorded, its stamp written.
+    site_cache.bump_stamp({"person:1"})
+    # Writer A resumes: its record, then its stamp, last.
+    change = site_cache.Change(0.0, frozenset({"person:9"}))
+    caches.add(caches.change_key(epoch, number_a), change, None)
+    caches.write(caches.STAMP_KEY, (f"{epoch}.{number_a}", change), None)
+
+    monkeypatch.setattr(site_cache, "_epoch_seen", None)  # a fresh process
+    value = site_cache.cached(KEPT, 7, lambda: "after person 1's edit", scopes={"person:1"})
+    assert value == "after person 1's edit", value
