@@ -11,7 +11,7 @@ pytest.register_assert_rewrite("tests.cases", "tests.factories")
 from base import site_cache  # noqa: E402
 from tests import tools  # noqa: E402
 from tests.cases import make_editor  # noqa: E402
-from tests.live_site import manage, site_environment  # noqa: E402
+from tests.live_site import keep_test_database_as_migrated, manage, site_environment  # noqa: E402
 
 
 def pytest_addoption(parser):
@@ -80,7 +80,11 @@ def django_db_setup(django_db_setup, django_db_blocker):
     records them as holding none (reltuples 0) while their pages remain. The planner then counts
     a test's few hundred rows as one and picks nested loops that take minutes (a profile's
     co-authors query ran for over an hour on a busy machine).
+
+    Kept first, as it is, as the database every migrated site copies (tests/live_site.py).
     """
+    with django_db_blocker.unblock():
+        keep_test_database_as_migrated(connection)
     if connection.vendor == "postgresql":
         with django_db_blocker.unblock(), connection.cursor() as cursor:
             for table in connection.introspection.table_names(cursor):
