@@ -26,6 +26,56 @@ def pytest_addoption(parser):
             "the database does (.ci/run's PostgreSQL run)."
         ),
     )
+    parser.addoption(
+        "--sqlite-sites",
+        choices=("run", "skip"),
+        default="run",
+        help=(
+            "run: the tests whose served or restored site is a SQLite database of its own "
+            "whatever DATABASE_URL names (SQLITE_SITES) run too (the default, the README's test "
+            "command); skip: they are left out, for a second run on another database that "
+            "would only repeat them (.ci/run's PostgreSQL run)."
+        ),
+    )
+
+
+# The tests that start a site of their own on SQLite (tests/live_site.py site_environment,
+# without a DATABASE_URL of the suite's server) and use neither the suite's test database nor
+# its cache server: run on PostgreSQL they repeat the SQLite run's work to the byte. In
+# tests/base/test_backup_restore.py, those of the small SQLite backup (`small_backup`: what
+# they test happens before any database is written, and the one in this process has its
+# database step replaced); its tests of `database_urls` restore on the suite's server.
+SQLITE_SITES = (
+    "tests/base/test_backup_restore.py",
+    "tests/base/test_admin_pages_under_write_lock.py",
+    "tests/config/test_concurrent_admin_saves.py",
+    "tests/config/test_production_server.py",
+    "tests/people/test_cv_pdf_printed_by_worker_process.py",
+    "tests/publications/test_bibtex_import_alongside_writers.py",
+)
+TEST_DATABASE = {"db", "transactional_db", "django_db_setup", "live_server"}
+
+
+def is_sqlite_site_test(item: pytest.Item) -> bool:
+    return item.nodeid.split("::")[0] in SQLITE_SITES and "database_urls" not in item.fixturenames
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("sqlite_sites") == "run":
+        return
+    left_out = [item for item in items if is_sqlite_site_test(item)]
+    for item in left_out:
+        uses_database = TEST_DATABASE & set(item.fixturenames) or item.get_closest_marker(
+            "django_db"
+        )
+        if uses_database and "small_backup" not in item.fixturenames:
+            raise pytest.UsageError(
+                f"{item.nodeid} uses the suite's test database: it is no SQLite site's test "
+                "and must run on every database (tests/conftest.py, SQLITE_SITES)."
+            )
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item not in set(left_out)]
 
 
 def pytest_runtest_setup(item):
