@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck, Phase, settings
 
@@ -87,6 +88,18 @@ def pytest_terminal_summary(terminalreporter):
     reasons = [str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])]
     if line := tools.closing_line(reasons):
         terminalreporter.write_line(line, yellow=True, bold=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache():
+    """Outside each test's own cache (below), the default one is in this process's memory:
+    what writes to it there (the migrations making the test database, a test class's
+    setUpTestData, rows a module's tests share) would otherwise go to the folder of files
+    every site on the machine shares by default, where each write lists the whole folder
+    (Django's FileBasedCache culling, up to 20,000 files): minutes of a run."""
+    local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "session"}
+    with override_settings(CACHES={"default": local}):
+        yield
 
 
 @pytest.fixture(autouse=True)
