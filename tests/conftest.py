@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck, Phase, settings
 
@@ -11,7 +12,7 @@ pytest.register_assert_rewrite("tests.cases", "tests.factories")
 from base import site_cache  # noqa: E402
 from tests import tools  # noqa: E402
 from tests.cases import make_editor  # noqa: E402
-from tests.live_site import manage, site_environment  # noqa: E402
+from tests.live_site import keep_test_database_as_migrated, manage, site_environment  # noqa: E402
 
 
 def pytest_addoption(parser):
@@ -26,6 +27,56 @@ def pytest_addoption(parser):
             "the database does (.ci/run's PostgreSQL run)."
         ),
     )
+    parser.addoption(
+        "--sqlite-sites",
+        choices=("run", "skip"),
+        default="run",
+        help=(
+            "run: the tests whose served or restored site is a SQLite database of its own "
+            "whatever DATABASE_URL names (SQLITE_SITES) run too (the default, the README's test "
+            "command); skip: they are left out, for a second run on another database that "
+            "would only repeat them (.ci/run's PostgreSQL run)."
+        ),
+    )
+
+
+# The tests that start a site of their own on SQLite (tests/live_site.py site_environment,
+# without a DATABASE_URL of the suite's server) and use neither the suite's test database nor
+# its cache server: run on PostgreSQL they repeat the SQLite run's work to the byte. In
+# tests/base/test_backup_restore.py, those of the small SQLite backup (`small_backup`: what
+# they test happens before any database is written, and the one in this process has its
+# database step replaced); its tests of `database_urls` restore on the suite's server.
+SQLITE_SITES = (
+    "tests/base/test_backup_restore.py",
+    "tests/base/test_admin_pages_under_write_lock.py",
+    "tests/config/test_concurrent_admin_saves.py",
+    "tests/config/test_production_server.py",
+    "tests/people/test_cv_pdf_printed_by_worker_process.py",
+    "tests/publications/test_bibtex_import_alongside_writers.py",
+)
+TEST_DATABASE = {"db", "transactional_db", "django_db_setup", "live_server"}
+
+
+def is_sqlite_site_test(item: pytest.Item) -> bool:
+    return item.nodeid.split("::")[0] in SQLITE_SITES and "database_urls" not in item.fixturenames
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("sqlite_sites") == "run":
+        return
+    left_out = [item for item in items if is_sqlite_site_test(item)]
+    for item in left_out:
+        uses_database = TEST_DATABASE & set(item.fixturenames) or item.get_closest_marker(
+            "django_db"
+        )
+        if uses_database and "small_backup" not in item.fixturenames:
+            raise pytest.UsageError(
+                f"{item.nodeid} uses the suite's test database: it is no SQLite site's test "
+                "and must run on every database (tests/conftest.py, SQLITE_SITES)."
+            )
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item not in set(left_out)]
 
 
 def pytest_runtest_setup(item):
@@ -37,6 +88,18 @@ def pytest_terminal_summary(terminalreporter):
     reasons = [str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])]
     if line := tools.closing_line(reasons):
         terminalreporter.write_line(line, yellow=True, bold=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache():
+    """Outside each test's own cache (below), the default one is in this process's memory:
+    what writes to it there (the migrations making the test database, a test class's
+    setUpTestData, rows a module's tests share) would otherwise go to the folder of files
+    every site on the machine shares by default, where each write lists the whole folder
+    (Django's FileBasedCache culling, up to 20,000 files): minutes of a run."""
+    local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "session"}
+    with override_settings(CACHES={"default": local}):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -80,7 +143,11 @@ def django_db_setup(django_db_setup, django_db_blocker):
     records them as holding none (reltuples 0) while their pages remain. The planner then counts
     a test's few hundred rows as one and picks nested loops that take minutes (a profile's
     co-authors query ran for over an hour on a busy machine).
+
+    Kept first, as it is, as the database every migrated site copies (tests/live_site.py).
     """
+    with django_db_blocker.unblock():
+        keep_test_database_as_migrated(connection)
     if connection.vendor == "postgresql":
         with django_db_blocker.unblock(), connection.cursor() as cursor:
             for table in connection.introspection.table_names(cursor):

@@ -8,14 +8,22 @@ import pytest
 from publications.models import PublicationAward
 from tests.api.lists import facet_counts_of_the_api, facet_counts_of_the_page
 from tests.factories import make_news, make_person, make_publication, make_venue
+from tests.shared_rows import shared_rows
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def papers():
+@pytest.fixture(scope="class")
+def papers(django_db_setup, django_db_blocker):
     """130 papers, 3 pages of 50: most share a year and a title, over two venues and two
-    members; every fifth has an award."""
+    members; every fifth has an award. Made once for the class's tests, which only read
+    them, and rolled back after its last (making them took 10 s or more a test)."""
+    with shared_rows(django_db_blocker):
+        make_papers()
+        yield
+
+
+def make_papers() -> None:
     members = [make_person(slug="ada", name="Ada"), make_person(slug="bo", name="Bo")]
     venues = [make_venue(short_name="NSDI"), make_venue(short_name="OSDI")]
     for number in range(130):
@@ -46,39 +54,45 @@ def every_page(client, url: str) -> list:
 
 
 @pytest.mark.usefixtures("papers")
-@pytest.mark.parametrize(
-    "query",
-    [
-        "",
-        "venue=NSDI&year=2024",
-        "author=ada&type=conference-paper",
-        "q=same&year_min=2023&year_max=2024",
-        "venue=NSDI&venue=OSDI&award=1",
-        "author=ada&author=bo&authors=all",
-    ],
-)
-def test_every_page_of_the_api_holds_the_papers_and_counts_of_that_page_of_the_list(client, query):
-    pages = every_page(client, f"/publications/?{query}")
-    data = client.get(f"/api/publications/?{query}").json()
-    assert data["pages"] == len(pages)
-    for page in pages:
-        assert data["page"] == page.context["page"].number
-        assert [paper["slug"] for paper in data["results"]] == [
-            paper.slug for paper in page.context["page"].object_list
-        ]
-        assert data["count"] == page.context["page"].paginator.count
-        assert facet_counts_of_the_api(data) == facet_counts_of_the_page(page)
-        data = client.get(data["next"]).json() if data["next"] else None
-    assert data is None
+class TestLookalikePapers:
+    @pytest.mark.parametrize(
+        "query",
+        [
+            "",
+            "venue=NSDI&year=2024",
+            "author=ada&type=conference-paper",
+            "q=same&year_min=2023&year_max=2024",
+            "venue=NSDI&venue=OSDI&award=1",
+            "author=ada&author=bo&authors=all",
+        ],
+    )
+    def test_every_page_of_the_api_holds_the_papers_and_counts_of_that_page_of_the_list(
+        self, client, query
+    ):
+        pages = every_page(client, f"/publications/?{query}")
+        data = client.get(f"/api/publications/?{query}").json()
+        assert data["pages"] == len(pages)
+        for page in pages:
+            assert data["page"] == page.context["page"].number
+            assert [paper["slug"] for paper in data["results"]] == [
+                paper.slug for paper in page.context["page"].object_list
+            ]
+            assert data["count"] == page.context["page"].paginator.count
+            assert facet_counts_of_the_api(data) == facet_counts_of_the_page(page)
+            data = client.get(data["next"]).json() if data["next"] else None
+        assert data is None
 
-
-def test_the_filters_above_narrow_the_list_to_what_they_say(client, papers):
-    """The cases above are not all "everything" or "nothing"."""
-    counts = {
-        query: client.get(f"/api/publications/?{query}").json()["count"]
-        for query in ["", "venue=NSDI&year=2024", "author=ada&author=bo&authors=all"]
-    }
-    assert counts == {"": 130, "venue=NSDI&year=2024": 43, "author=ada&author=bo&authors=all": 0}
+    def test_the_filters_above_narrow_the_list_to_what_they_say(self, client):
+        """The cases above are not all "everything" or "nothing"."""
+        counts = {
+            query: client.get(f"/api/publications/?{query}").json()["count"]
+            for query in ["", "venue=NSDI&year=2024", "author=ada&author=bo&authors=all"]
+        }
+        assert counts == {
+            "": 130,
+            "venue=NSDI&year=2024": 43,
+            "author=ada&author=bo&authors=all": 0,
+        }
 
 
 @pytest.mark.parametrize("query", ["", "person=ada", "year=2026&q=news"])
