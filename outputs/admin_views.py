@@ -3,7 +3,8 @@ or paste DOIs whose records DataCite gives (outputs/fetching.py), review what ea
 do, leave some out, confirm. Nothing is written before the
 confirmation; the file (or the records fetched, as one DataCite file) travels back with the
 review form (it is at most MAX_FILE_BYTES) and is read and reviewed again on confirmation,
-without fetching again, so what is saved is what the site holds then."""
+without fetching again, so what is saved is what the site holds then. An update applies the
+changes the editor saw (signed with the file), refused if the site changed one of them since."""
 
 import base64
 import binascii
@@ -11,6 +12,7 @@ import binascii
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
+from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
@@ -20,7 +22,13 @@ from django.urls import URLPattern, path, reverse
 from base.roles import is_editor
 from outputs.fetching import FETCHED, MAX_DOIS, dois_in, fetch_records
 from outputs.formats import MAX_FILE_BYTES, ReadOutput, read_outputs
-from outputs.importing import OutputReview, SiteChanged, import_outputs, review_outputs
+from outputs.importing import (
+    OutputReview,
+    ReviewedChanges,
+    SiteChanged,
+    import_outputs,
+    review_outputs,
+)
 from outputs.models import Output
 from publications.identifiers.documents import Unreadable
 
@@ -29,6 +37,9 @@ OutputModelAdmin = admin.ModelAdmin[Output]
 # The review's choice for new records: published at once (as an editor's imported papers are)
 # unless the editor keeps them as drafts.
 KEEP_AS_DRAFTS = "drafts"
+# The changes each update showed (field, value on the site then) travel signed with the file:
+# the confirmation applies those, not what a review at confirmation time would find.
+REVIEWED_SALT = "outputs.import.reviewed"
 
 
 class OutputImportForm(forms.Form):
@@ -129,7 +140,7 @@ def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpRespons
     if document is None:
         messages.error(request, "The reviewed file did not come back whole: upload it again.")
         return redirect(reverse("admin:outputs_output_import"))
-    data, records = document
+    data, records, reviewed = document
     review = review_outputs(outputs=records)
     left_out = set(request.POST.getlist("leave_out"))
     ticked = set(request.POST.getlist("apply"))
@@ -138,9 +149,12 @@ def _confirm(model_admin: OutputModelAdmin, request: HttpRequest) -> HttpRespons
     editor = request.user if isinstance(request.user, User) else None  # an editor: signed in
     publish = request.POST.get("publish") != KEEP_AS_DRAFTS
     try:
-        saved = import_outputs(review=review, chosen=chosen, user=editor, publish=publish)
+        saved = import_outputs(
+            review=review, chosen=chosen, user=editor, publish=publish, reviewed=reviewed
+        )
     except SiteChanged as changed:
-        # Someone added an output or a person the file names between this review and the save.
+        # Someone added an output or a person the file names between this review and the save,
+        # or changed a field an update showed.
         # The review shown again sees the new row.
         messages.error(request, f"{changed} Here is the review again, as the site stands now.")
         again = review_outputs(outputs=records)
@@ -164,13 +178,33 @@ def _saved_sentence(saved: list[Output], *, updates: set[str]) -> str:
     return " ".join(parts)
 
 
-def _document(document: str) -> tuple[bytes, list[ReadOutput]] | None:
-    """The file the review form sent back, and its records; None if it did not come back whole."""
+def _document(document: str) -> tuple[bytes, list[ReadOutput], ReviewedChanges] | None:
+    """The file the review form sent back, its records, and the changes each update showed;
+    None if it did not come back whole."""
+    encoded, _, signed = document.partition(".")
     try:
-        data = base64.b64decode(document.encode("ascii"), validate=True)
-        return data, read_outputs(data, name="The file")
-    except (binascii.Error, UnicodeEncodeError, Unreadable):
+        data = base64.b64decode(encoded.encode("ascii"), validate=True)
+        shown = signing.Signer(salt=REVIEWED_SALT).unsign_object(signed)
+        reviewed = {
+            str(key): [(str(field), str(old)) for field, old in changes]
+            for key, changes in shown.items()
+        }
+        return data, read_outputs(data, name="The file"), reviewed
+    except (binascii.Error, UnicodeEncodeError, Unreadable, signing.BadSignature):
         return None
+    except (AttributeError, TypeError, ValueError):  # signed, but not as _render_review signs
+        return None
+
+
+def _document_for(data: bytes, review: OutputReview) -> str:
+    """The file, and the changes each update shows (signed), as the review form sends them."""
+    shown = {
+        item.key: [(change.field, change.old) for change in item.changes]
+        for item in review.outputs
+        if item.is_update
+    }
+    signed = signing.Signer(salt=REVIEWED_SALT).sign_object(shown)
+    return f"{base64.b64encode(data).decode('ascii')}.{signed}"
 
 
 def _render_review(
@@ -187,7 +221,7 @@ def _render_review(
         "opts": model_admin.opts,
         "title": "Review the import of datasets and software",
         "review": review,
-        "document": base64.b64encode(data).decode("ascii"),
+        "document": _document_for(data, review),
         "late": late,
         "keep_as_drafts": KEEP_AS_DRAFTS,
     }

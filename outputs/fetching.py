@@ -88,8 +88,8 @@ def fetch_records(
     """One DataCite document ({"data": [record, …]}) holding each DOI's record, in the order
     given. Unreadable with a sentence for each DOI DataCite does not know or could not give
     (a time-out, an error, an answer that is not a DataCite record): none is reviewed then.
-    The DOIs still unasked once `seconds` (TOTAL_SECONDS) have gone by are `late`: the editor
-    pastes them again, and what was fetched is reviewed."""
+    The DOIs still unasked once `seconds` (TOTAL_SECONDS) have gone by, and one that timed out
+    past them, are `late`: the editor pastes them again, and what was fetched is reviewed."""
     fetch = fetch or default_fetch()
     deadline = time.monotonic() + (TOTAL_SECONDS if seconds is None else seconds)
     records: list[object] = []
@@ -105,6 +105,10 @@ def fetch_records(
         except FetchFailed as failed:
             if fetch is fetching_off:  # said once, not once a DOI
                 raise Unreadable(str(failed)) from None
+            if failed.timed_out and time.monotonic() > deadline:
+                # Cut by the paste's deadline while asked: pasted again as those not asked.
+                late.append(doi)
+                continue
             problems.append(
                 f"DataCite knows no DOI {doi}." if failed.not_found else f"{doi}: {failed}"
             )

@@ -9,7 +9,7 @@ new external person: an output's creators are researchers, never bare names.
 """
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
@@ -45,6 +45,10 @@ UPDATED_FIELDS = ("kind", "title", "version", "licence", "url", "doi", "released
 RESERVED_SLUGS = {"export", "feed"}
 
 MAX_NAME_LENGTH = Researcher._meta.get_field("name").max_length or 200
+
+# For each update (its key), the changes the editor reviewed: each field, and its value on the
+# site as the review showed it.
+ReviewedChanges = Mapping[str, Sequence[tuple[str, str]]]
 
 
 @dataclass(frozen=True)
@@ -346,23 +350,33 @@ def import_outputs(
     chosen: Collection[str] | None = None,
     user: Editor = None,
     publish: bool = True,
+    reviewed: ReviewedChanges | None = None,
 ) -> list[Output]:
     """Save the chosen records of `review`: new ones (all of them when `chosen` is None), their
     creators (new external people for those matched to nobody) and their related papers, and
     the updates `chosen` names (none when it is None: an update is applied only when asked
     for), each a version in the output's history. New outputs are published at once, as an
     editor's imported papers are, or kept as drafts (`publish` off); an update leaves that as
-    it is. One transaction: all or nothing; SiteChanged when the site changed under the
-    review."""
+    it is. `reviewed` (the admin, which reviews again at confirmation) holds the changes the
+    editor saw: only those are applied, and a field whose value on the site is no longer the
+    one shown makes it SiteChanged. One transaction: all or nothing; SiteChanged when the site
+    changed under the review."""
     try:
-        return _save_reviewed(review=review, chosen=chosen, user=user, publish=publish)
+        return _save_reviewed(
+            review=review, chosen=chosen, user=user, publish=publish, reviewed=reviewed
+        )
     except (ValidationError, IntegrityError, Output.DoesNotExist):
         raise SiteChanged from None
 
 
 @transaction.atomic
 def _save_reviewed(
-    *, review: OutputReview, chosen: Collection[str] | None, user: Editor, publish: bool
+    *,
+    review: OutputReview,
+    chosen: Collection[str] | None,
+    user: Editor,
+    publish: bool,
+    reviewed: ReviewedChanges | None,
 ) -> list[Output]:
     wanted = set(review.importable_keys if chosen is None else chosen)
     taken = set(Output.objects.values_list("slug", flat=True)) | RESERVED_SLUGS
@@ -372,7 +386,7 @@ def _save_reviewed(
         if item.key not in wanted:
             continue
         if item.is_update:
-            saved.append(_update(item, user=user))
+            saved.append(_update(item, user=user, reviewed=reviewed))
             continue
         if not item.importable:
             continue
@@ -395,14 +409,23 @@ def _save_reviewed(
     return saved
 
 
-def _update(item: ReviewedOutput, *, user: Editor) -> Output:
+def _update(item: ReviewedOutput, *, user: Editor, reviewed: ReviewedChanges | None) -> Output:
     """The reviewed changes written on the output as it stands now (read again, locked), one
-    version in its history saying where they came from."""
+    version in its history saying where they came from. With `reviewed`, the fields the editor
+    saw, each still as shown on the site (SiteChanged if not), not those `item` finds now."""
     assert item.existing is not None  # an update names the output it changes
     output: Output = Output.objects.select_for_update().get(pk=item.existing.pk)
     candidate = _cleaned(item.read, slug=output.slug)
-    for change in item.changes:
-        setattr(output, change.field, getattr(candidate, change.field))
+    if reviewed is None:
+        fields = [change.field for change in item.changes]
+    else:
+        shown = reviewed.get(item.key, ())
+        changed = (name not in UPDATED_FIELDS or _shown(output, name) != old for name, old in shown)
+        if not shown or any(changed):  # no update was shown, or a field shown changed since
+            raise SiteChanged
+        fields = [name for name, _old in shown]
+    for name in fields:
+        setattr(output, name, getattr(candidate, name))
     output.full_clean()
     save_with_history(output, reason=UPDATED, user=user)
     return output

@@ -35,11 +35,15 @@ ACCEPT = "application/json, application/atom+xml;q=0.9, application/xml;q=0.9, *
 class FetchFailed(Exception):
     """The service did not give the document; the message says so in a sentence."""
 
-    def __init__(self, message: str, *, not_found: bool = False, late: bool = False) -> None:
+    def __init__(
+        self, message: str, *, not_found: bool = False, late: bool = False, timed_out: bool = False
+    ) -> None:
         super().__init__(message)
         self.not_found = not_found
         # Not asked: the time for the whole paste or check was up (within()).
         self.late = late
+        # Asked, but the service did not answer within the request's time-out.
+        self.timed_out = timed_out
 
 
 def service_url(service: str) -> str:
@@ -95,7 +99,8 @@ def fetch_live(url: str) -> bytes:
                     raise FetchFailed(too_large(size, what=f"The answer from {host}") + " Stopped.")
                 if time.monotonic() - started > timeout:
                     raise FetchFailed(
-                        f"{host} took longer than {timeout} seconds to answer. Try again later."
+                        f"{host} took longer than {timeout} seconds to answer. Try again later.",
+                        timed_out=True,
                     )
                 chunks.append(chunk)
             return b"".join(chunks)
@@ -107,4 +112,7 @@ def fetch_live(url: str) -> bytes:
         ) from None
     except (urllib.error.URLError, TimeoutError, HTTPException, OSError) as error:
         reason = getattr(error, "reason", error)
-        raise FetchFailed(f"{host} could not be reached ({reason}). Try again later.") from None
+        raise FetchFailed(
+            f"{host} could not be reached ({reason}). Try again later.",
+            timed_out=isinstance(reason, TimeoutError),
+        ) from None

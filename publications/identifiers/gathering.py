@@ -8,6 +8,7 @@ hand it to the same review and import as an uploaded .bib file.
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 from xml.etree.ElementTree import Element
 
@@ -43,6 +44,20 @@ OPENALEX_MAX_PAGES = 50
 Record = TypeVar("Record")
 
 
+class Cut(Exception):
+    """A line read in many requests (an author's works), stopped at the paste's deadline: the
+    works read before it are kept, and the sentence says which part was not read."""
+
+    def __init__(self, works: list[Work], *, unread: str, service: str) -> None:
+        super().__init__(
+            f"cut after {len(works):,} work{'s' if len(works) != 1 else ''}, as asking took "
+            f"longer than the time a paste may take: {unread} were not read. The works read are "
+            f"in the review; for the rest, upload the list of works {service} exports for this "
+            "author."
+        )
+        self.works = works
+
+
 class Gathered:
     """Works found so far, and a sentence for each identifier that gave none."""
 
@@ -73,7 +88,8 @@ def gather(
     """Every work each identifier names, asked of its service. An identifier the service does
     not know, or a service that does not answer, is a sentence in `problems`; so is each one
     not asked once `seconds` have gone by (the admin waits for all of them in one request),
-    and so is one whose many requests (an author's pages of works) run past them."""
+    and so is one whose many requests (an author's pages of works) run past them: the works it
+    read before are kept (Cut). `seconds` may be math.inf (the command line: no deadline)."""
     gathered = Gathered()
     identifiers = list(identifiers)
     seconds = TOTAL_SECONDS if seconds is None else seconds
@@ -100,6 +116,9 @@ def gather(
             continue
         try:
             gathered.works += reader(identifier, fetch)
+        except Cut as cut:
+            gathered.works += cut.works
+            gathered.add_problem(f"Line {identifier.line}: {cut}", late=True)
         except FetchFailed as failed:
             if failed.not_found:
                 gathered.problems.append(
@@ -131,11 +150,39 @@ def _orcid(identifier: Identifier, fetch: Fetch) -> list[Work]:
     full: list[Any] = []
     for start in range(0, len(codes), orcid.BULK_SIZE):
         batch = ",".join(codes[start : start + orcid.BULK_SIZE])
-        full += orcid.works(parse_json(fetch(f"{base}/works/{batch}"), what="ORCID's answer"))
+        answer = _fetch_or_cut(
+            fetch,
+            f"{base}/works/{batch}",
+            kept=_Kept(full, orcid.read_work, line=identifier.line, service="ORCID"),
+            unread=f"the last {len(codes) - start:,} of the {len(codes):,} works it lists",
+        )
+        full += orcid.works(parse_json(answer, what="ORCID's answer"))
     found = {text(work, "put-code") for work in full}
     # A work whose full record did not come back is read from its summary, without authors.
     full += [work for work in orcid.works(summary) if text(work, "put-code") not in found]
     return _read(full, orcid.read_work, line=identifier.line)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """The records a line read so far, and how to read them as works."""
+
+    records: list[Any]
+    reader: Callable[..., Work]
+    line: int
+    service: str
+
+
+def _fetch_or_cut(fetch: Fetch, url: str, *, kept: _Kept, unread: str) -> bytes:
+    """`fetch(url)`, one of a line's many requests: Cut, keeping the records read, when the
+    paste's deadline stops it after some were read."""
+    try:
+        return fetch(url)
+    except FetchFailed as failed:
+        if not (failed.late and kept.records):
+            raise
+        works = _read(kept.records, kept.reader, line=kept.line)
+        raise Cut(works, unread=unread, service=kept.service) from None
 
 
 def _dblp(identifier: Identifier, fetch: Fetch) -> list[Work]:
@@ -147,13 +194,17 @@ def _dblp(identifier: Identifier, fetch: Fetch) -> list[Work]:
 def _openalex_author(identifier: Identifier, fetch: Fetch) -> list[Work]:
     found: list[Any] = []
     cursor = "*"
-    for _ in range(OPENALEX_MAX_PAGES):
+    for number in range(OPENALEX_MAX_PAGES):
         query = urllib.parse.urlencode(
             {"filter": f"author.id:{identifier.value}", "per-page": OPENALEX_PAGE, "cursor": cursor}
         )
-        page = parse_json(
-            fetch(f"{service_url('openalex')}/works?{query}"), what="OpenAlex's answer"
+        answer = _fetch_or_cut(
+            fetch,
+            f"{service_url('openalex')}/works?{query}",
+            kept=_Kept(found, openalex.read_work, line=identifier.line, service="OpenAlex"),
+            unread=f"OpenAlex's pages of works after page {number}",
         )
+        page = parse_json(answer, what="OpenAlex's answer")
         results = items(page, "results")
         found += results
         cursor = text(page, "meta", "next_cursor")

@@ -10,10 +10,12 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from outputs import fetching
+from outputs.formats import read_outputs
 from outputs.models import Output
 from people.models import Researcher
+from publications.identifiers.fetching import FetchFailed
 from tests.factories import make_person, make_staff_login
-from tests.identifier_service import recorded_services, slow_services
+from tests.identifier_service import DATA, recorded_services, slow_services
 
 IMPORT = reverse("admin:outputs_output_import")
 
@@ -158,3 +160,24 @@ def test_the_command_names_the_dois_not_fetched_in_time(lab, slow_datacite, monk
     call_command("import_outputs", "--doi", DATASET_DOI, "--doi", ZENODO_DOI)
     assert f"Not fetched in time, paste them again: {ZENODO_DOI}." in capsys.readouterr().err
     assert list(Output.objects.values_list("title", flat=True)) == ["Klotski network traces"]
+
+
+def test_a_doi_timing_out_past_the_deadline_is_pasted_again_and_what_came_is_reviewed(db):
+    """The DOI being asked when the deadline passes times out on a slow DataCite: it is named
+    with those not asked, and the records fetched before it are reviewed, not thrown away."""
+    record = (DATA / "datacite-zenodo-software.json").read_bytes()
+    asked = []
+
+    def slow_datacite(url: str) -> bytes:
+        asked.append(url)
+        if len(asked) <= 2:
+            return record
+        time.sleep(0.6)  # past the deadline of 0.3 s, then the request's own time-out
+        raise FetchFailed("api.datacite.org took longer than 10 seconds.", timed_out=True)
+
+    dois = ["10.5281/zenodo.1", "10.5281/zenodo.2", "10.5281/zenodo.3", "10.5281/zenodo.4"]
+    fetched = fetching.fetch_records(dois, fetch=slow_datacite, seconds=0.3)
+    assert len(asked) == 3
+    assert len(read_outputs(fetched.data)) == 2
+    assert fetched.late == ("10.5281/zenodo.3", "10.5281/zenodo.4")
+    assert "paste them again: 10.5281/zenodo.3, 10.5281/zenodo.4." in fetched.late_sentence()

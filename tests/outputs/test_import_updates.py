@@ -148,3 +148,50 @@ def _upload(data: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile("record.json", data, content_type="application/json")
+
+
+def _review_of_version_3(client, editor_login):
+    """The review of the record saying version 3, where the site says 2: the one change."""
+    make_person(name="Zhu Hang", slug="hang-zhu", orcid="0000-0002-1825-0097")
+    output = make_output(
+        kind="dataset",
+        title="Klotski network traces",
+        slug="klotski-traces",
+        version="2",
+        licence="CC-BY-4.0",
+        url="https://zenodo.org/records/7654321",
+        doi="10.5281/zenodo.7654321",
+        released="2023-05-17",
+        description="Written by staff.",
+    )
+    client.force_login(editor_login)
+    review = client.post(IMPORT, {"file": _upload(_record(version="3"))})
+    [item] = review.context["review"].outputs
+    assert [(c.field, c.old, c.new) for c in item.changes] == [("version", "2", "3")]
+    return output, review.context["document"], item.key
+
+
+def test_an_update_applies_only_the_changes_the_editor_reviewed(client, editor_login):
+    """Another editor corrects the title between the review and the confirmation: the update
+    applies the version the editor saw and ticked, and does not write the record's title back
+    over the correction."""
+    output, document, key = _review_of_version_3(client, editor_login)
+    output.title = "Klotski network traces (corrected)"
+    output.save()
+    answer = client.post(IMPORT, {"document": document, "confirm": "1", "apply": key})
+    assert answer.status_code == 302
+    output.refresh_from_db()
+    assert (output.version, output.title) == ("3", "Klotski network traces (corrected)")
+
+
+def test_an_update_of_a_field_changed_since_the_review_writes_nothing(client, editor_login):
+    output, document, key = _review_of_version_3(client, editor_login)
+    output.version = "2.1"
+    output.save()
+    versions = output.history.count()
+    answer = client.post(IMPORT, {"document": document, "confirm": "1", "apply": key})
+    assert answer.status_code == 400
+    assert "Nothing was imported: an output or a person this file names" in answer.text
+    assert "Version: 2.1 → 3" in answer.text  # the review again, as the site stands now
+    output.refresh_from_db()
+    assert output.version == "2.1" and output.history.count() == versions

@@ -312,3 +312,51 @@ def test_lines_not_fetched_in_time_are_said_and_what_came_is_reviewed(
     assert [path for path, _headers in service.requests] == [
         "/crossref/works/10.1145%2F3603269.3604826"
     ]
+
+
+def _slow_author_pages(pages: int):
+    """An OpenAlex author whose works come in `pages` pages of 0.3 s each."""
+    page = json.loads((DATA / "openalex-author-works.json").read_bytes())
+    served = []
+
+    def slow_pages(url: str) -> bytes:
+        time.sleep(0.3)
+        served.append(url)
+        page["meta"]["next_cursor"] = None if len(served) == pages else "more"
+        return json.dumps(page).encode()
+
+    return slow_pages, served
+
+
+def test_import_works_reads_a_large_author_whole_with_no_web_requests_deadline(monkeypatch):
+    """The command holds no web request: the paste's deadline (20 s; 0.5 s here) does not stop
+    it, so an author too large to paste in the admin is read whole."""
+    from publications.management.commands import import_works
+
+    slow_pages, served = _slow_author_pages(3)
+    monkeypatch.setattr(gathering, "TOTAL_SECONDS", 0.5)
+    monkeypatch.setattr(import_works, "default_fetch", lambda: slow_pages)
+    output = io.StringIO()
+    call_command("import_works", "https://openalex.org/A5023888391", "--dry-run", stdout=output)
+    assert len(served) == 3
+    assert "Dry run: nothing was imported." in output.getvalue()
+
+
+def test_import_works_stops_at_seconds_when_asked_and_reviews_what_it_read(monkeypatch):
+    from publications.management.commands import import_works
+
+    slow_pages, served = _slow_author_pages(3)
+    monkeypatch.setattr(import_works, "default_fetch", lambda: slow_pages)
+    output, errors = io.StringIO(), io.StringIO()
+    call_command(
+        "import_works",
+        "https://openalex.org/A5023888391",
+        "--seconds",
+        "0.5",
+        "--dry-run",
+        stdout=output,
+        stderr=errors,
+    )
+    assert len(served) == 2
+    assert "Line 1: cut after 4 works" in errors.getvalue()
+    assert "[new]" in output.getvalue()

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from publications.identifiers import orcid
 from publications.identifiers.documents import MAX_DOCUMENT_BYTES, Unreadable
 from publications.identifiers.fetching import FetchFailed, default_fetch, fetch_live
 from publications.identifiers.gathering import gather, read_export
@@ -282,10 +283,11 @@ def test_identifiers_left_when_the_time_for_a_paste_is_up_are_refused_by_line():
     ]
 
 
-def test_one_authors_many_pages_stop_when_the_time_for_a_paste_is_up():
+def test_one_authors_many_pages_stop_when_the_time_for_a_paste_is_up_keeping_those_read():
     """The paste's deadline bounds every request, not only each line: an OpenAlex author whose
-    works come in many slow pages (up to 50) stops at it, said on its line, and a paste holds
-    the editor for PASTE_SECONDS and one time-out, not 50 time-outs."""
+    works come in many slow pages (up to 50) stops at it, and a paste holds the editor for
+    PASTE_SECONDS and one time-out, not 50 time-outs. The pages read before are reviewed (pasted
+    again, the line would stop at the same page), and its line says where it was cut."""
     page = json.loads((DATA / "openalex-author-works.json").read_bytes())
     page["meta"]["next_cursor"] = "more"
     asked = []
@@ -298,7 +300,37 @@ def test_one_authors_many_pages_stop_when_the_time_for_a_paste_is_up():
     found, _ = recognise("https://openalex.org/A5023888391")
     gathered = gather(found, fetch=slow_pages, seconds=0.5)
     assert len(asked) == 2  # 0.6 s of pages; then stopped, not 50 pages
+    assert len(gathered.works) == 2 * len(page["results"])
+    assert gathered.only_late
     assert gathered.problems == [
-        "Line 1: stopped: asking took more than 0.5 seconds in all. Paste this line and those "
-        "after it in a second round."
+        "Line 1: cut after 4 works, as asking took longer than the time a paste may take: "
+        "OpenAlex's pages of works after page 2 were not read. The works read are in the review; "
+        "for the rest, upload the list of works OpenAlex exports for this author."
+    ]
+
+
+def test_an_orcid_record_cut_by_the_time_for_a_paste_keeps_the_full_works_read(monkeypatch):
+    """ORCID's full works come a batch at a time: those of the batches read in time are
+    reviewed, and the line says how many of the works the record lists were not read."""
+    monkeypatch.setattr(orcid, "BULK_SIZE", 1)
+    summary = (DATA / "orcid-works-summary.json").read_bytes()
+    bulk = (DATA / "orcid-works-bulk.json").read_bytes()
+    asked = []
+
+    def slow_orcid(url: str) -> bytes:
+        asked.append(url)
+        if url.endswith("/works"):
+            return summary
+        time.sleep(0.6)
+        return bulk
+
+    found, _ = recognise(ORCID)
+    gathered = gather(found, fetch=slow_orcid, seconds=0.5)
+    assert len(asked) == 2  # the summary, one batch of one work; the second batch not asked
+    # The full records of the first batch (the recorded answer holds two), with their authors.
+    assert len(gathered.works) == 2 and all(work.authors for work in gathered.works)
+    assert gathered.problems == [
+        "Line 1: cut after 2 works, as asking took longer than the time a paste may take: the "
+        "last 1 of the 2 works it lists were not read. The works read are in the review; for the "
+        "rest, upload the list of works ORCID exports for this author."
     ]

@@ -1,3 +1,4 @@
+import math
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,18 @@ class Command(import_bibtex.Command):
         parser.add_argument(
             "--dry-run", action="store_true", help="Print the review and import nothing."
         )
+        parser.add_argument(
+            "--seconds",
+            type=float,
+            help="Stop asking the services after this many seconds in all, and import what was "
+            "read (default: no limit, as no web request waits).",
+        )
 
     def handle(self, *args: object, **options: Any) -> None:
         identifiers: list[str] = options["identifiers"]
         file: Path | None = options["file"]
         dry_run: bool = options["dry_run"]
+        seconds: float | None = options["seconds"]
         if bool(identifiers) == bool(file):
             raise CommandError("Give identifiers or --file, one of the two.")
         if file is not None:
@@ -47,10 +55,16 @@ class Command(import_bibtex.Command):
                 raise CommandError(str(unreadable)) from None
         else:
             found, refused = recognise("\n".join(identifiers))
-            gathered = gather(found, fetch=default_fetch()) if not refused else None
-            problems = refused or (gathered.problems if gathered else [])
-            if problems or gathered is None:
-                raise CommandError("\n".join(problems))
+            if refused:
+                raise CommandError("\n".join(refused))
+            gathered = gather(
+                found, fetch=default_fetch(), seconds=math.inf if seconds is None else seconds
+            )
+            if gathered.problems and not (gathered.works and gathered.only_late):
+                raise CommandError("\n".join(gathered.problems))
+            # Lines cut or not asked at --seconds: what was read is imported, these are said.
+            for problem in gathered.late:
+                self.stderr.write(problem)
             bibliography = gathered.bibliography()
         review = review_bibliography(bibliography=bibliography)
         self.print_review(review)
