@@ -339,8 +339,8 @@ class SiteChanged(Exception):
 
     def __init__(self) -> None:
         super().__init__(
-            "Nothing was imported: an output or a person this file names was added to the site "
-            "after the file was reviewed."
+            "Nothing was imported: an output or a person this file names was added or changed "
+            "on the site after the file was reviewed."
         )
 
 

@@ -352,7 +352,7 @@ def test_the_command_says_a_person_added_since_its_review_stopped_it_and_writes_
     with pytest.raises(CommandError) as refused:
         call_command("import_outputs", str(path))
     assert str(refused.value) == (
-        "Nothing was imported: an output or a person this file names was added to the site "
+        "Nothing was imported: an output or a person this file names was added or changed on the site "
         "after the file was reviewed. Run the command again to review it anew."
     )
     assert refused.value.returncode == 1
