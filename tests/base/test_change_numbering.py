@@ -6,18 +6,35 @@ counting must not start again from 1 in the same epoch: a value kept at a higher
 then look newer than the changes made after it, and be served stale (the CI run of 5 December
 showed a profile without the bio just saved)."""
 
+from collections.abc import Callable
+
 from base import caches, site_cache
 
 KEPT = "profile-person"  # any registered kept value
 
 
-def test_a_value_kept_before_the_count_was_lost_is_made_again_after_a_change_it_follows():
+def counting() -> Callable[[], int]:
+    """A value's computation that says how many times it ran: 1, then 2 once made again."""
     made = []
 
     def compute() -> int:
         made.append(1)
         return len(made)
 
+    return compute
+
+
+def stamps_written_out_of_order() -> None:
+    """Two writers take numbers n (of person 3) and n+1 (of person 1), and the one with n
+    writes the stamp last: the stamp stands at n while change n+1 is recorded."""
+    site_cache.bump_stamp({"person:3"})  # the first writer's number and stamp ...
+    first_writers_stamp = caches.read(caches.STAMP_KEY)
+    site_cache.bump_stamp({"person:1"})  # ... the second writer's, of what the value shows,
+    caches.write(caches.STAMP_KEY, first_writers_stamp, None)  # and the first writes last.
+
+
+def test_a_value_kept_before_the_count_was_lost_is_made_again_after_a_change_it_follows():
+    compute = counting()
     for _ in range(5):
         site_cache.bump_stamp({"person:2"})
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 1
@@ -43,18 +60,10 @@ def test_a_stamp_written_out_of_order_does_not_hide_the_change_after_it():
     """Two writers take numbers n and n+1, and the one with n writes the stamp last: the stamp
     stands at n while change n+1 is recorded. A value kept before both that follows what
     change n+1 touched is made again all the same."""
-    made = []
-
-    def compute() -> int:
-        made.append(1)
-        return len(made)
-
+    compute = counting()
     site_cache.bump_stamp({"person:2"})
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 1
-    site_cache.bump_stamp({"person:3"})  # the first writer's number and stamp ...
-    first_writers_stamp = caches.read(caches.STAMP_KEY)
-    site_cache.bump_stamp({"person:1"})  # ... the second writer's, of what the value shows,
-    caches.write(caches.STAMP_KEY, first_writers_stamp, None)  # and the first writes last.
+    stamps_written_out_of_order()
 
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2  # kept again
@@ -63,18 +72,10 @@ def test_a_stamp_written_out_of_order_does_not_hide_the_change_after_it():
 def test_a_process_just_started_sees_the_change_after_a_stamp_written_out_of_order(monkeypatch):
     """As the test above, but the value is then asked by a
     process that has read no stamp yet (another app server just (re)started, a new worker)."""
-    made = []
-
-    def compute() -> int:
-        made.append(1)
-        return len(made)
-
+    compute = counting()
     site_cache.bump_stamp({"person:2"})
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 1
-    site_cache.bump_stamp({"person:3"})
-    first_writers_stamp = caches.read(caches.STAMP_KEY)
-    site_cache.bump_stamp({"person:1"})
-    caches.write(caches.STAMP_KEY, first_writers_stamp, None)
+    stamps_written_out_of_order()
 
     monkeypatch.setattr(site_cache, "_epoch_seen", None)  # a fresh process
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 2, (

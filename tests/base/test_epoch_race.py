@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from base import caches, site_cache
+from tests.base.test_change_numbering import counting
 from tests.base.test_site_cache_backends import (  # noqa: F401 (fixtures)
     bundled_redis_url,
     redis_url,
@@ -21,12 +22,7 @@ KEPT = "profile-person"  # any registered kept value
 
 @pytest.mark.usefixtures("shared_cache")
 def test_a_change_recorded_in_a_new_epoch_reaches_a_value_kept_in_the_old_one(monkeypatch):
-    made = []
-
-    def compute() -> int:
-        made.append(1)
-        return len(made)
-
+    compute = counting()
     site_cache.bump_stamp({"person:2"})
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 1
     assert site_cache.cached(KEPT, 1, compute, scopes={"person:1"}) == 1  # kept
