@@ -339,8 +339,10 @@ def listing_prefetches() -> list[models.Prefetch | str]:
             .only(*AUTHOR_LINE_FIELDS)
             .order_by("position"),
         ),
-        "awards",
-        "links",
+        # In their order on the paper, without the join that their Meta.ordering's
+        # "publication" brings (the paper's own ordering): the prefetch groups them by paper.
+        models.Prefetch("awards", queryset=PublicationAward.objects.order_by("position")),
+        models.Prefetch("links", queryset=PublicationLink.objects.order_by("position")),
     ]
 
 
