@@ -62,7 +62,9 @@ def language_versions(context: Context) -> list[LanguageVersion]:
         path = translate_url(request.path, code)
         if path == request.path and code != current:
             return []  # an address outside the translated pages
-        address = translate_url(request.get_full_path(), code)
+        # The switcher keeps a list's filters; without any, the address is the path itself.
+        full_path = request.get_full_path()
+        address = translate_url(full_path, code) if full_path != request.path else path
         versions.append(
             LanguageVersion(
                 code=code,
