@@ -62,8 +62,9 @@ REGISTRY: dict[str, Cache] = {
         Cache("site-change", "what each change touched (scopes) and when", "site", SHARED),
         Cache(
             "site-page",
-            "whole public pages, feeds and exports; a page that changes with time (upcoming "
-            "events) no longer than it stays true (site_cache.true_until)",
+            "whole public pages, feeds and exports, written once the answer is sent; a page "
+            "that changes with time (upcoming events) no longer than it stays true "
+            "(site_cache.true_until)",
             "site",
             SHARED,
         ),

@@ -622,6 +622,7 @@ _request_work = threading.local()
 
 
 def _begin_request() -> None:
+    _request_work.after_answer = []
     _request_work.deferred = []
     _request_work.lagging = False
     _request_work.read_ahead = {}
@@ -642,8 +643,28 @@ def showed_lagging_value() -> bool:
     return bool(getattr(_request_work, "lagging", False))
 
 
+def after_answer(work: Callable[[], None]) -> None:
+    """Do `work` once the request's answer is sent (request_finished), before the lagging
+    values are computed: a write the answer does not need, such as keeping the page. Done at
+    once outside a request (a management command)."""
+    pending = getattr(_request_work, "after_answer", None)
+    if pending is None:
+        work()
+    else:
+        pending.append(work)
+
+
 def _compute_deferred(**kwargs: Any) -> None:
-    """request_finished: the answer is sent; compute the lagging values it served."""
+    """request_finished: the answer is sent; do the writes it left (after_answer), then compute
+    the lagging values it served."""
+    writes = getattr(_request_work, "after_answer", None) or []
+    _request_work.after_answer = None
+    for work in writes:
+        try:
+            work()
+        except Exception:
+            # The visitor has the answer; the page is made again on the next request.
+            logger.exception("Keeping a page after its answer failed")
     deferred = getattr(_request_work, "deferred", None) or []
     _request_work.deferred = None
     _request_work.read_ahead = {}
@@ -912,15 +933,28 @@ class SiteCacheMiddleware:
                 patch_cache_control(response, public=True, no_cache=True)
             # A streamed answer (a large export) is validated like any page, but not kept.
             if key is not None and not response.streaming and lifetime is None:
-                caches.write(key, response, settings.SITE_CACHE_TIMEOUT)
-                self.local.set_many(
-                    {key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp
-                )
                 response[CACHE_HEADER] = "miss"
+                self.keep(key, response, stamp, settings.SITE_CACHE_TIMEOUT, here=True)
             elif key is not None and not response.streaming and lifetime:
-                caches.write(key, response, min(lifetime, settings.SITE_CACHE_TIMEOUT))
                 response[CACHE_HEADER] = "miss"
+                self.keep(key, response, stamp, min(lifetime, settings.SITE_CACHE_TIMEOUT))
         return response
+
+    def keep(
+        self, key: str, response: HttpResponse, stamp: str, timeout: int, *, here: bool = False
+    ) -> None:
+        """Keep the page in the shared cache, and in this process's copies too when `here`:
+        pickled now, as it is answered, and written once the answer is sent (after_answer), so
+        that the first visitor after a change does not wait for the writes. The copy says
+        "miss" as the answer does; a copy read back says "hit" (cached_page)."""
+        data = pickle.dumps(response, pickle.HIGHEST_PROTOCOL)
+
+        def write() -> None:
+            caches.write(key, data, timeout)
+            if here:
+                self.local.set_many({key: data}, stamp=stamp)
+
+        after_answer(write)
 
     def cached_page(self, key: str, stamp: str) -> HttpResponse | None:
         """From this process's own copies first, then from the shared cache.
@@ -932,10 +966,12 @@ class SiteCacheMiddleware:
         if (data := self.local.get_many([key], stamp=stamp).get(key)) is not None:
             page: HttpResponse = pickle.loads(cast(bytes, data))
             return page
-        response: HttpResponse | None = caches.read(key)
+        if (shared := caches.read(key)) is None:
+            return None
+        response: HttpResponse = pickle.loads(cast(bytes, shared))
         # A page true until some time is kept in the shared cache only, which expires it.
-        if response is not None and seconds_true(response) is None:
-            self.local.set_many({key: pickle.dumps(response, pickle.HIGHEST_PROTOCOL)}, stamp=stamp)
+        if seconds_true(response) is None:
+            self.local.set_many({key: shared}, stamp=stamp)
         return response
 
     @staticmethod

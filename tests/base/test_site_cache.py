@@ -7,7 +7,8 @@ on a live site, so an edit is seen by the next request only if the commit hook d
 import pytest
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -239,3 +240,24 @@ def test_each_process_keeps_its_own_copies_valid_only_under_the_shared_stamp(cli
     response = client.get("/publications/")
     assert response[site_cache.CACHE_HEADER] == "miss"
     assert "Klotski Revisited" in response.content.decode()
+
+
+def test_a_page_is_kept_once_its_answer_is_sent(site):
+    """The first visitor after a change does not wait for the page to be written to the
+    shared cache: it is written when the server closes the answer (request_finished), and
+    the next visitor gets it whole."""
+    middleware = site_cache.SiteCacheMiddleware(lambda request: HttpResponse("The people."))
+    request = RequestFactory().get("/people/")
+    answer = middleware(request)
+    assert answer[site_cache.CACHE_HEADER] == "miss"
+    key = site_cache.page_key(request, site_cache._shared_stamp())
+    assert cache.get(key) is None
+
+    answer.close()
+
+    assert cache.get(key) is not None
+    again = site_cache.SiteCacheMiddleware(lambda request: HttpResponse("Drawn anew."))(
+        RequestFactory().get("/people/")
+    )
+    assert again[site_cache.CACHE_HEADER] == "hit"
+    assert again.content == b"The people."
