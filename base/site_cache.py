@@ -924,11 +924,15 @@ class SiteCacheMiddleware:
             response[CACHE_HEADER] = "lagging"
         elif self.is_cacheable(response):
             lifetime = seconds_true(response)
-            if lifetime is None:
+            # A view that says how long browsers may keep its answer (robots.txt, the
+            # identity's stylesheet) gets no ETag of the stamp: a 304, answered from the stamp
+            # before any view runs, could not repeat its Cache-Control.
+            own_control = "Cache-Control" in response
+            if lifetime is None and not own_control:
                 response["ETag"] = validator
             response.headers.pop("Last-Modified", None)
             patch_vary_headers(response, ["Cookie"])
-            if "Cache-Control" not in response:
+            if not own_control:
                 # Kept by browsers and proxies, but asked again each time: cheap with the ETag.
                 patch_cache_control(response, public=True, no_cache=True)
             # A streamed answer (a large export) is validated like any page, but not kept.

@@ -33,7 +33,6 @@ PUBLIC_PAGES = [
     "/news/",
     "/news/feed/",
     "/sitemap.xml",
-    "/robots.txt",
 ]
 
 
@@ -261,3 +260,25 @@ def test_a_page_is_kept_once_its_answer_is_sent(site):
     )
     assert again[site_cache.CACHE_HEADER] == "hit"
     assert again.content == b"The people."
+
+
+@pytest.mark.parametrize("url", ["/robots.txt", "/identity.css", "/identity.css?v=old"])
+def test_a_page_that_says_how_long_to_keep_it_is_kept_whole_and_never_revalidated_by_the_stamp(
+    client, site, url, django_assert_num_queries
+):
+    """Its Cache-Control is the view's (a day for robots.txt, a minute for an identity stylesheet
+    of another stamp). A 304 of the stamp would say "no-cache" instead and keep browsers asking
+    for it on every page: no stamp's ETag (so no browser sends it back), and a browser asks again
+    only when its copy expires, and gets the kept page with the view's Cache-Control."""
+    first = client.get(url)
+    assert first.status_code == 200
+    assert "max-age=" in first["Cache-Control"]
+    assert "no-cache" not in first["Cache-Control"]
+    assert "ETag" not in first
+
+    with django_assert_num_queries(0):
+        again = client.get(url)
+    assert again.status_code == 200
+    assert again[site_cache.CACHE_HEADER] == "hit"
+    assert again["Cache-Control"] == first["Cache-Control"]
+    assert again.content == first.content
