@@ -70,6 +70,16 @@ def page_link(obj: Any, name: str, request: HttpRequest) -> dict[str, str]:
     }
 
 
+def titled_page(obj: Any, request: HttpRequest) -> dict[str, str]:
+    """What the data of a row with a title and a page of its own begins with (a news item, an
+    event, an output, a project, a paper): its slug, its title and its page's address."""
+    return {
+        "slug": obj.slug,
+        "title": obj.title,
+        "url": request.build_absolute_uri(obj.get_absolute_url()),
+    }
+
+
 def credit_out(row: Any, request: HttpRequest) -> dict[str, Any]:
     """A credit row (base/ordered_admin.py: an output's creator, a project's person): its
     researcher's name and ORCID iD, and the profile's address when a member with a published

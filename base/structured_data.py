@@ -3,7 +3,8 @@ app (people/structured_data.py, publications/structured_data.py), written into t
 """
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from django.http import HttpRequest
 from django.utils.html import format_html
@@ -13,6 +14,8 @@ from base.validation import without_control_characters
 
 # What Django's json_script escapes: no "</script>" or "<!--" can end the block early.
 JSON_HTML_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
+
+Value = TypeVar("Value")
 
 
 def json_ld_script(data: dict[str, Any]) -> SafeString:
@@ -27,3 +30,9 @@ def described(schema_type: str, obj: Any, *, request: HttpRequest) -> dict[str, 
     """The start of every page's own JSON-LD: its type, and its address as its identity."""
     url = request.build_absolute_uri(obj.get_absolute_url())
     return {"@context": "https://schema.org", "@type": schema_type, "@id": url, "url": url}
+
+
+def without_empty(values: Mapping[str, Value]) -> dict[str, Value]:
+    """`values` without those that are empty ("", None): JSON-LD and CSL-JSON leave out what is
+    not known rather than say it is blank. In the order given."""
+    return {key: value for key, value in values.items() if value}

@@ -6,7 +6,7 @@ Whether an event is upcoming changes with the time: each answer says until when 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
-from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link
+from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link, titled_page
 from events.filters import EventFilter
 from events.models import Event
 
@@ -53,9 +53,7 @@ def event_summary(event: Event, request: HttpRequest) -> dict:
     profile = event.speaker_profile
     speaker = event.speaker
     return {
-        "slug": event.slug,
-        "title": event.title,
-        "url": request.build_absolute_uri(event.get_absolute_url()),
+        **titled_page(event, request),
         "kind": event.kind,
         "starts_at": event.local_start.isoformat(),
         "ends_at": event.local_end.isoformat(),

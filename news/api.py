@@ -3,7 +3,7 @@
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
-from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link
+from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, page_link, titled_page
 from news.filters import NewsFilter
 from news.models import NewsItem
 
@@ -35,9 +35,7 @@ class NewsPage(PageOut[NewsSummaryOut]):
 def news_summary(item: NewsItem, request: HttpRequest) -> dict:
     """Reads the people NewsItem.objects.for_listing() prefetched: published ones only."""
     return {
-        "slug": item.slug,
-        "title": item.title,
-        "url": request.build_absolute_uri(item.get_absolute_url()),
+        **titled_page(item, request),
         "date": item.date.isoformat(),
         "date_text": str(item.date),
         "kind": item.kind,

@@ -30,9 +30,6 @@ class NewsFeed(FilteredFeed):
         about += [str(cleaned["year"])] if cleaned.get("year") else []
         return f"{selection.lab_name}: news" + (f" ({', '.join(about)})" if about else "")
 
-    def item_title(self, item):
-        return item.title
-
     def item_description(self, item):
         return item.body_html
 

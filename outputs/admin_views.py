@@ -14,11 +14,12 @@ from django.contrib import admin, messages
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.urls import URLPattern, reverse
 
+from base.admin_site import model_admin_page
 from base.roles import is_editor
 from outputs.fetching import FETCHED, MAX_DOIS, dois_in, fetch_records
 from outputs.formats import MAX_FILE_BYTES, ReadOutput, read_outputs
@@ -87,15 +88,8 @@ class OutputDoiForm(forms.Form):
 
 
 def urls(model_admin: OutputModelAdmin) -> list[URLPattern]:
-    def import_view(request: HttpRequest) -> HttpResponseBase:
-        return import_outputs_view(model_admin, request)
-
     return [
-        path(
-            "import/",
-            model_admin.admin_site.admin_view(import_view),
-            name="outputs_output_import",
-        )
+        model_admin_page(model_admin, "import/", import_outputs_view, name="outputs_output_import")
     ]
 
 

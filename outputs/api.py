@@ -4,7 +4,15 @@
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
-from base.api import NamedPageOut, PageOut, add_detail, add_filtered_list, credit_out, page_link
+from base.api import (
+    NamedPageOut,
+    PageOut,
+    add_detail,
+    add_filtered_list,
+    credit_out,
+    page_link,
+    titled_page,
+)
 from outputs.filters import OutputFilter
 from outputs.models import Output
 
@@ -44,10 +52,8 @@ class OutputPage(PageOut[OutputSummaryOut]):
 def output_summary(output: Output, request: HttpRequest) -> dict:
     """Reads the creators Output.objects.for_listing() prefetched."""
     return {
-        "slug": output.slug,
         "kind": output.kind,
-        "title": output.title,
-        "url": request.build_absolute_uri(output.get_absolute_url()),
+        **titled_page(output, request),
         "version": output.version,
         "licence": output.licence,
         "doi": output.doi,

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from base.identifiers import orcid_url
 from base.markdown import plain_text
+from base.structured_data import without_empty
 from base.validation import without_control_characters
 from outputs.models import Output
 from people.names import split_name
@@ -54,12 +55,9 @@ def csl_item(output: Output, *, base_url: str) -> dict[str, object]:
     if output.released:
         parts = [output.released.year, output.released.month, output.released.day]
         item["issued"] = {"date-parts": [[part for part in parts if part]]}
-    if output.version:
-        item["version"] = output.version
-    if output.licence:
-        item["license"] = output.licence
-    if output.doi:
-        item["DOI"] = output.doi
+    item.update(
+        without_empty({"version": output.version, "license": output.licence, "DOI": output.doi})
+    )
     item["URL"] = output.url or base_url + output.get_absolute_url()
     if description := plain_text(output.description_html):
         item["abstract"] = description

@@ -12,6 +12,7 @@ from base.api import (
     add_filtered_list,
     credit_out,
     page_link,
+    titled_page,
 )
 from projects.filters import ProjectFilter
 from projects.models import Funder, Grant, Project
@@ -81,9 +82,7 @@ def grant_data(grant: Grant) -> dict:
 def project_summary(project: Project, request: HttpRequest) -> dict:
     """Reads the grants Project.objects.for_listing() prefetched."""
     return {
-        "slug": project.slug,
-        "title": project.title,
-        "url": request.build_absolute_uri(project.get_absolute_url()),
+        **titled_page(project, request),
         "start": project.start.isoformat() if project.start else None,
         "end": project.end.isoformat() if project.end else None,
         "status": "past" if project.is_past() else "current",

@@ -17,9 +17,6 @@ class ProjectFeed(FilteredFeed):
     def title(self, selection):
         return f"{selection.lab_name}: projects"
 
-    def item_title(self, item):
-        return item.title
-
     def item_description(self, item):
         return item.summary_html
 

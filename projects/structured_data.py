@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.http import HttpRequest
 
 from base.markdown import plain_text
-from base.structured_data import described
+from base.structured_data import described, without_empty
 from people.structured_data import orcid_identity
 from projects.models import Funder, Grant, Project
 
@@ -26,14 +26,11 @@ def funder_organization(funder: Funder) -> dict:
 
 def grant_json_ld(grant: Grant) -> dict:
     """Reads the funder selected with the grant."""
-    data: dict[str, object] = {"@type": "Grant", "funder": funder_organization(grant.funder)}
-    if grant.award_number:
-        data["identifier"] = grant.award_number
-    if grant.title:
-        data["name"] = grant.title
-    if grant.url:
-        data["url"] = grant.url
-    return data
+    return {
+        "@type": "Grant",
+        "funder": funder_organization(grant.funder),
+        **without_empty({"identifier": grant.award_number, "name": grant.title, "url": grant.url}),
+    }
 
 
 def funding_json_ld(grants: Iterable[Grant]) -> list[dict]:

@@ -19,6 +19,7 @@ from base.api import (
     filter_parameters,
     filtered_page,
     links_data,
+    titled_page,
 )
 from publications import exports
 from publications.filters import (
@@ -103,9 +104,7 @@ def publication_summary(publication: Publication, request: HttpRequest) -> dict:
     """Reads only what Publication.objects.for_listing() loads."""
     venue = publication.venue
     return {
-        "slug": publication.slug,
-        "title": publication.title,
-        "url": request.build_absolute_uri(publication.get_absolute_url()),
+        **titled_page(publication, request),
         "year": publication.year,
         "venue": venue.short_name if venue else None,
         "venue_name": venue.display_name if venue else None,

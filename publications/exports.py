@@ -36,6 +36,7 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from base.markdown import plain_text
 from base.site_cache import cached_each
+from base.structured_data import without_empty
 from base.validation import strip_control_characters, without_control_characters
 from people.names import split_name
 from publications.citation_keys import base_citation_key, citation_keys
@@ -658,14 +659,16 @@ def csl_name(name: str) -> dict[str, str]:
     parts = split_name(name)
     if not parts.family:
         return {"literal": name}
-    csl = {"family": parts.family}
-    if parts.given:
-        csl["given"] = parts.given
-    if parts.particle:
-        csl["non-dropping-particle"] = parts.particle
-    if parts.suffix:
-        csl["suffix"] = parts.suffix
-    return csl
+    return {
+        "family": parts.family,
+        **without_empty(
+            {
+                "given": parts.given,
+                "non-dropping-particle": parts.particle,
+                "suffix": parts.suffix,
+            }
+        ),
+    }
 
 
 # How each export format writes its entries of a chunk of papers (by pk) and lays them out.

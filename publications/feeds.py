@@ -86,6 +86,11 @@ class FilteredFeed(Feed):
     def items(self, selection):
         return self.with_change_time(selection.filterset.qs)[: self.entries]
 
+    def item_title(self, item):
+        """The row's title as plain text (the outputs' adds the version): Django's default is
+        str(item) escaped as HTML, which a feed reader would show as entities."""
+        return item.title
+
     def item_updateddate(self, item):
         return item.changed_at
 
@@ -117,9 +122,6 @@ class PublicationFeed(FilteredFeed):
 
     def subtitle(self, selection):
         return f"The newest publications of {selection.lab_name}."
-
-    def item_title(self, publication):
-        return publication.title
 
     def item_description(self, publication):
         venue = publication.venue.short_name if publication.venue else ""

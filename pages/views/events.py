@@ -7,7 +7,9 @@ event it counts), and the page cache keeps it no longer (base/site_cache.py)."""
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
@@ -49,6 +51,17 @@ def schedule(events: EventQuerySet, *, now: datetime.datetime) -> Schedule:
         changes_at=min((event.ends_at for event in upcoming), default=None),
         more_past=len(past) > RECENT_PAST,
     )
+
+
+def render_with_schedule(
+    request: HttpRequest, template: str, context: dict[str, Any], *, events: EventQuerySet
+) -> HttpResponse:
+    """A profile or a group's page, its `context` with the schedule of `events` ("schedule"):
+    kept no longer than its first upcoming event lasts (true_until)."""
+    found = schedule(events, now=timezone.now())
+    response = render(request, template, {**context, "schedule": found})
+    true_until(response, found.changes_at)
+    return response
 
 
 def index(request):

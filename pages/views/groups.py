@@ -5,13 +5,11 @@ from itertools import groupby
 from django.db.models import Prefetch
 from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 
-from base.site_cache import true_until
 from events.models import Event
 from news.models import NewsItem
 from outputs.models import Output
-from pages.views.events import schedule
+from pages.views.events import render_with_schedule
 from pages.views.network import network_context, network_url
 from pages.views.outputs import section_outputs
 from pages.views.projects import section_projects
@@ -54,8 +52,7 @@ def group(request, slug):
     scoped = QueryDict(mutable=True)
     scoped["group"] = group.slug
     export_query = f"?{scoped.urlencode()}" + listing["filters_query"].replace("?", "&", 1)
-    events = schedule(Event.objects.published().of_group(group), now=timezone.now())
-    response = render(
+    return render_with_schedule(
         request,
         "groups/group_detail.html",
         {
@@ -74,8 +71,6 @@ def group(request, slug):
                 ("group", group.pk), Publication.objects.published().of_groups(group)
             ),
             "network_url": network_url("group", group.slug),
-            "schedule": events,
         },
+        events=Event.objects.published().of_group(group),
     )
-    true_until(response, events.changes_at)
-    return response

@@ -5,19 +5,18 @@ from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
 from base.charts import year_chart
 from base.filters import canonical_choice
 from base.pdf_renders import pdf_response
-from base.site_cache import cached, kept, read_ahead, true_until
+from base.site_cache import cached, kept, read_ahead
 from events.models import Event
 from news.models import NewsItem
 from outputs.models import Output
 from pages.context_processors import current_lab
-from pages.views.events import schedule
+from pages.views.events import render_with_schedule
 from pages.views.network import network_context, network_kept_value, network_url
 from pages.views.outputs import section_outputs
 from pages.views.projects import section_projects
@@ -147,8 +146,7 @@ def profile(request, slug):
     )
     all_of_them = f"{reverse('publications:index')}?author={person.slug}"
     network = network_context(("person", person.pk), publications, centre=person.pk)
-    talks = schedule(Event.objects.published().given_by(person), now=timezone.now())
-    response = render(
+    return render_with_schedule(
         request,
         "people/person_detail.html",
         {
@@ -185,11 +183,9 @@ def profile(request, slug):
             else "",
             **network,
             "network_url": network_url("person", person.slug),
-            "schedule": talks,
         },
+        events=Event.objects.published().given_by(person),
     )
-    true_until(response, talks.changes_at)
-    return response
 
 
 def selection(person: int) -> tuple[list[Listed], bool]:

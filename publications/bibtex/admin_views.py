@@ -10,11 +10,12 @@ import uuid
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
+from django.urls import URLPattern, reverse
 
+from base.admin_site import model_admin_page
 from base.roles import is_editor
 from publications.bibtex.forms import BibtexImportForm
 from publications.bibtex.jobs import (
@@ -47,23 +48,17 @@ PublicationModelAdmin = admin.ModelAdmin[Publication]
 
 def urls(model_admin: PublicationModelAdmin) -> list[URLPattern]:
     """The import's pages under the publications' admin, named as they always were."""
-
-    def import_view(request: HttpRequest) -> HttpResponseBase:
-        return import_bibtex_view(model_admin, request)
-
-    def status_view(request: HttpRequest, job_id: uuid.UUID) -> HttpResponseBase:
-        return import_bibtex_status_view(model_admin, request, job_id)
-
-    admin_view = model_admin.admin_site.admin_view
     return [
-        path(
+        model_admin_page(
+            model_admin,
             "import-bibtex/",
-            admin_view(import_view),
+            import_bibtex_view,
             name="publications_publication_import_bibtex",
         ),
-        path(
+        model_admin_page(
+            model_admin,
             "import-bibtex/<uuid:job_id>/",
-            admin_view(status_view),
+            import_bibtex_status_view,
             name="publications_publication_import_bibtex_status",
         ),
     ]

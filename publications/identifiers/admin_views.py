@@ -3,23 +3,22 @@ BibTeX upload's own review, confirm and progress pages (publications/bibtex/admi
 PublicationAdmin mounts it with `urls()` in its `get_urls`."""
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path
+from django.urls import URLPattern
 
+from base.admin_site import model_admin_page
 from publications.bibtex.admin_views import PublicationModelAdmin, check_permission, review_entries
 from publications.identifiers.fetching import default_fetch
 from publications.identifiers.forms import IdentifierImportForm
 
 
 def urls(model_admin: PublicationModelAdmin) -> list[URLPattern]:
-    def view(request: HttpRequest) -> HttpResponseBase:
-        return add_by_identifier_view(model_admin, request)
-
     return [
-        path(
+        model_admin_page(
+            model_admin,
             "add-by-identifier/",
-            model_admin.admin_site.admin_view(view),
+            add_by_identifier_view,
             name="publications_publication_add_by_identifier",
         )
     ]
