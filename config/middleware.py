@@ -3,7 +3,8 @@
 ninja answers its own errors in JSON (config/api.py). What Django answers before or around it
 (an unknown path's 404, a POST refused by the CSRF check or with a 405, a server error) would
 be an HTML page, which a client reading JSON cannot parse: this turns each into
-{"detail": ..., "errors": []} with the same status and headers.
+{"detail": ..., "errors": []} with the same status, headers (but those of the page's body) and
+cookies.
 """
 
 from http import HTTPStatus
@@ -30,15 +31,32 @@ class ApiJsonErrorsMiddleware:
         return response
 
 
+# The headers that describe the error page's own body, which the JSON replaces with its own.
+# Every other header is kept: it tells the client something about the answer (Retry-After of
+# the 503 "busy" or of a 429, Allow, Vary, Cache-Control, Content-Language, CORS).
+BODY_HEADERS = frozenset(
+    [
+        "content-type",
+        "content-length",
+        "content-encoding",
+        "content-disposition",
+        "content-range",
+        "etag",
+        "last-modified",
+    ]
+)
+
+
 def as_json(response):
     try:
         detail = HTTPStatus(response.status_code).phrase
     except ValueError:
         detail = "Error"
     replacement = JsonResponse({"detail": detail, "errors": []}, status=response.status_code)
-    for header in ("Allow", "Vary", "Access-Control-Allow-Origin"):
-        if header in response:
-            replacement[header] = response[header]
+    for header, value in response.items():
+        if header.lower() not in BODY_HEADERS:
+            replacement[header] = value
+    replacement.cookies = response.cookies
     return replacement
 
 
