@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -15,6 +15,7 @@ from base.models import Lab
 from events.models import Event
 from news.models import NewsItem
 from people.models import Person, RoleGroup
+from publications.derived import refreshed_once
 from publications.models import Authorship, Publication, PublicationAward, PublicationLink, Venue
 
 _numbers = count(1)
@@ -49,15 +50,17 @@ def make_publication(*, authors=(), **fields) -> Publication:
     """`authors` holds names (str) or members (Person), in printed order."""
     number = next(_numbers)
     fields = {"title": f"Paper {number}", "slug": f"paper-{number}", "year": 2024, **fields}
-    publication = Publication.objects.create(**fields)
-    # One save each, as the admin does: the first author's save gives the paper its key.
-    for position, author in enumerate(authors, start=1):
-        Authorship.objects.create(
-            publication=publication,
-            position=position,
-            name=author.name if isinstance(author, Person) else author,
-            person=author if isinstance(author, Person) else None,
-        )
+    # One save each, as the admin saves a paper with its authors: the paper's citation key,
+    # search text and co-author pairs are made once, as the block ends, not after every save.
+    with transaction.atomic(), refreshed_once():
+        publication = Publication.objects.create(**fields)
+        for position, author in enumerate(authors, start=1):
+            Authorship.objects.create(
+                publication=publication,
+                position=position,
+                name=author.name if isinstance(author, Person) else author,
+                person=author if isinstance(author, Person) else None,
+            )
     publication.refresh_from_db(fields=["citation_key"])
     return publication
 

@@ -22,6 +22,11 @@ def executable(path: str | None) -> bool:
     return path is not None and os.path.isfile(path) and os.access(path, os.X_OK)
 
 
+def on_path(command: str) -> Callable[[], bool]:
+    """Whether `command` is a program on PATH, asked when a test first needs it."""
+    return lambda: executable(shutil.which(command))
+
+
 def chromium_path() -> str:
     return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -77,7 +82,7 @@ TOOLS = {
         "pdftotext",
         "reading the CV PDF back",
         ("poppler-utils",),
-        lambda: executable(shutil.which("pdftotext")),
+        on_path("pdftotext"),
     ),
     "weasyprint": Tool(
         "Pango (WeasyPrint)",
@@ -95,7 +100,7 @@ TOOLS = {
         "Java",
         "running the Nu HTML Checker",
         ("default-jre-headless",),
-        lambda: executable(shutil.which("java")),
+        on_path("java"),
     ),
     "vnu": Tool(
         "vnu.jar",
@@ -114,25 +119,25 @@ TOOLS = {
         "Biber",
         "reading the BibTeX export back as biblatex does",
         ("biber",),
-        lambda: executable(shutil.which("biber")),
+        on_path("biber"),
     ),
     "jing": Tool(
         "jing",
         "checking both Atom feeds against RFC 4287's RELAX NG schema",
         ("jing",),
-        lambda: executable(shutil.which("jing")),
+        on_path("jing"),
     ),
     "xmlsec1": Tool(
         "xmlsec1",
         "signing SAML answers in the test identity provider (tests/signin/saml_idp.py)",
         ("xmlsec1",),
-        lambda: executable(shutil.which("xmlsec1")),
+        on_path("xmlsec1"),
     ),
     "pandoc": Tool(
         "pandoc",
         "reading the BibTeX export back as citeproc does",
         ("pandoc",),
-        lambda: executable(shutil.which("pandoc")),
+        on_path("pandoc"),
     ),
 }
 

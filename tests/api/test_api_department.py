@@ -3,13 +3,13 @@ never; ORCID iDs of the authors, advisors and collaborators outside the lab; and
 of queries whatever the department's size."""
 
 import pytest
-from django.db import transaction
 
 from people.models import Advising, ExternalPerson, Person
 from publications.models import Publication
 from tests.cases import SeededTestCase, parametrize
 from tests.department import add_groups_to_seed, build_department
 from tests.factories import count_queries
+from tests.shared_rows import shared_rows
 
 
 def slugs(rows) -> list[str]:
@@ -234,11 +234,10 @@ SIZES = {
 @pytest.fixture(scope="module", params=list(SIZES))
 def department(request, django_db_setup, django_db_blocker):
     """Built once per size for the whole module, rolled back after its last test."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    with shared_rows(django_db_blocker):
         rows = build_department(**SIZES[request.param])
         ExternalPerson.objects.filter(slug="outside-0").update(orcid="0000-0002-1825-0097")
         yield rows
-        transaction.set_rollback(True)
 
 
 @pytest.mark.django_db

@@ -141,34 +141,36 @@ def test_an_image_with_too_many_pixels_is_refused(editor, settings):
     ]
 
 
-def test_replacing_an_image_deletes_the_files_of_the_old_one(
-    editor, django_capture_on_commit_callbacks
-):
+@pytest.fixture
+def post_committed(editor, django_capture_on_commit_callbacks):
+    """post_change by the editor with what it leaves for the commit (deleting the files an
+    image no longer uses) done, and the row read again."""
+
+    def post(row, **fields):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = post_change(editor, row, **fields)
+        row.refresh_from_db()
+        return response
+
+    return post
+
+
+def test_replacing_an_image_deletes_the_files_of_the_old_one(post_committed):
     item = make_news()
-    with django_capture_on_commit_callbacks(execute=True):
-        post_change(editor, item, image=png(), image_alt="A river")
-    item.refresh_from_db()
+    post_committed(item, image=png(), image_alt="A river")
     old = stored_files(item)
     assert all(default_storage.exists(name) for name in old)
-    with django_capture_on_commit_callbacks(execute=True):
-        post_change(editor, item, image=png(colour="navy"), image_alt="A river at night")
-    item.refresh_from_db()
+    post_committed(item, image=png(colour="navy"), image_alt="A river at night")
     assert not any(default_storage.exists(name) for name in old)
     assert all(default_storage.exists(name) for name in stored_files(item))
 
 
-def test_clearing_an_image_deletes_its_files_and_empties_its_renditions(
-    editor, django_capture_on_commit_callbacks
-):
+def test_clearing_an_image_deletes_its_files_and_empties_its_renditions(post_committed):
     group = make_group()
-    with django_capture_on_commit_callbacks(execute=True):
-        post_change(editor, group, image=png(), image_alt="The group")
-    group.refresh_from_db()
+    post_committed(group, image=png(), image_alt="The group")
     files = stored_files(group)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = post_change(editor, group, **{"image-clear": "on", "image_alt": ""})
+    response = post_committed(group, **{"image-clear": "on", "image_alt": ""})
     assert response.status_code == 302, response.context and response.context["errors"]
-    group.refresh_from_db()
     assert not group.image and group.image_renditions == {}
     assert not any(default_storage.exists(name) for name in files)
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from base.accessibility import NU, VIEWPORTS, pages_checked_by
-from tests.live_site import migrated
+from tests.live_site import manage, migrated
 from tests.tools import chromium_path
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -161,22 +161,18 @@ def server_environment(tmp_path_factory, server_database_url, collected_static) 
 @pytest.fixture(scope="session")
 def site_url(server_environment) -> str:
     """The seeded site, served on 127.0.0.1 for the whole browser session."""
-
-    def manage(*args: str) -> None:
-        result = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=PROJECT,
-            env=server_environment,
-            capture_output=True,
-            text=True,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr[-3000:]}")
-
     migrated(server_environment)
-    manage("seed")
-    manage("build_related_papers")
-    manage("createsuperuser", "--noinput", "--username", STAFF_USER, "--email", "e@example.org")
+    manage(server_environment, "seed")
+    manage(server_environment, "build_related_papers")
+    manage(
+        server_environment,
+        "createsuperuser",
+        "--noinput",
+        "--username",
+        STAFF_USER,
+        "--email",
+        "e@example.org",
+    )
     with runserver(server_environment) as url:
         yield url
 
@@ -306,16 +302,20 @@ WIDTHS = (390, 960, 1280, 1440)
 HEIGHT = 900
 
 
+def new_tab(browser, site_url: str, viewport: dict[str, int], **options):
+    """A page in a browser context of its own (close `page.context` when done) that waits 10 s
+    at most for what it looks for."""
+    page = browser.new_context(viewport=viewport, base_url=site_url, **options).new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
 @pytest.fixture(scope="module")
 def tab(browser, site_url):
     """One tab for the module's measurements, resized for each width."""
-    context = browser.new_context(
-        viewport={"width": WIDTHS[-1], "height": HEIGHT}, base_url=site_url
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = new_tab(browser, site_url, {"width": WIDTHS[-1], "height": HEIGHT})
     yield page
-    context.close()
+    page.context.close()
 
 
 @pytest.fixture(params=list(VIEWPORTS))
@@ -325,11 +325,9 @@ def viewport_name(request) -> str:
 
 @pytest.fixture
 def page(browser, site_url, viewport_name):
-    context = browser.new_context(viewport=VIEWPORTS[viewport_name], base_url=site_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = new_tab(browser, site_url, VIEWPORTS[viewport_name])
     yield page
-    context.close()
+    page.context.close()
 
 
 BROKEN_IMAGES_SCRIPT = """async images => {
@@ -348,6 +346,12 @@ def broken_images(page) -> list[str]:
     return page.eval_on_selector_all("img", BROKEN_IMAGES_SCRIPT)
 
 
+def screenshot(page, name: str) -> None:
+    """The whole page, written to SCREENSHOTS as `name`.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
+
+
 def has_horizontal_scroll(page) -> bool:
     return page.evaluate(
         "document.documentElement.scrollWidth > document.documentElement.clientWidth"
@@ -358,9 +362,7 @@ def signed_in_page(
     browser, site_url, username=STAFF_USER, password=STAFF_PASSWORD, viewport="desktop"
 ):
     """A new browser context signed in to the admin; close its `context` when done."""
-    context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=site_url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = new_tab(browser, site_url, VIEWPORTS[viewport])
     page.goto("/admin/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)

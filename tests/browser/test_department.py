@@ -10,7 +10,7 @@ its last test: the other browser modules see the seeded site as it is.
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import GROUP, SCREENSHOTS, has_horizontal_scroll
+from tests.browser.conftest import GROUP, has_horizontal_scroll, screenshot
 from tests.browser.test_pages import blocking_violations
 
 PROFILE = "/people/zerui-wang/"
@@ -34,8 +34,7 @@ def test_a_group_page_is_accessible_and_fits_the_screen(page, viewport_name, sch
     assert blocking_violations(page) == []
     assert not has_horizontal_scroll(page)
     if scheme == "light":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SCREENSHOTS / f"group-{viewport_name}.png", full_page=True)
+        screenshot(page, f"group-{viewport_name}")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -55,8 +54,7 @@ def test_a_profile_names_its_advisors_among_its_first_facts(page, viewport_name,
     assert blocking_violations(page) == []
     assert not has_horizontal_scroll(page)
     if scheme == "light":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SCREENSHOTS / f"profile-advisors-{viewport_name}.png", full_page=True)
+        screenshot(page, f"profile-advisors-{viewport_name}")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import VIEWPORTS, shell
+from tests.browser.conftest import VIEWPORTS, new_tab, shell
 
 SCHEMES = ["light", "dark"]
 COMBINATIONS = [(viewport, scheme) for viewport in VIEWPORTS for scheme in SCHEMES]
@@ -54,9 +54,7 @@ class Visit:
 @pytest.fixture(scope="module", params=COMBINATIONS, ids=["-".join(c) for c in COMBINATIONS])
 def visit(request, browser, site):
     viewport, scheme = request.param
-    context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=site, color_scheme=scheme)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = new_tab(browser, site, VIEWPORTS[viewport], color_scheme=scheme)
     visit = Visit(page, viewport, scheme)
     page.on(
         "console",
@@ -67,18 +65,14 @@ def visit(request, browser, site):
         ),
     )
     yield visit
-    context.close()
+    page.context.close()
 
 
 @pytest.fixture(scope="module")
 def no_script(browser, site):
-    context = browser.new_context(
-        viewport=VIEWPORTS["desktop"], base_url=site, java_script_enabled=False
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = new_tab(browser, site, VIEWPORTS["desktop"], java_script_enabled=False)
     yield page
-    context.close()
+    page.context.close()
 
 
 def result_count(page) -> str:

@@ -4,7 +4,7 @@ compact row an entry (issue 27: it was 6,400 px tall for 23 entries and scrolled
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import STAFF_PASSWORD, STAFF_USER
+from tests.browser.conftest import signed_in_page
 
 IMPORT = "/admin/publications/publication/import-bibtex/"
 ENTRIES = 23
@@ -42,15 +42,11 @@ def dblp_export() -> str:
 
 @pytest.fixture
 def wide_page(browser, site_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site_url)
-    page = context.new_page()
+    page = signed_in_page(browser, site_url)
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.set_default_timeout(20_000)
-    page.goto("/admin/login/")
-    page.get_by_label("Username").fill(STAFF_USER)
-    page.get_by_label("Password").fill(STAFF_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
     yield page
-    context.close()
+    page.context.close()
 
 
 def test_the_review_of_a_dblp_export_fits_1280_pixels_in_compact_rows(wide_page):

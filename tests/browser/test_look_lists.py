@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import VIEWPORTS, shell
+from tests.browser.conftest import VIEWPORTS, new_tab, shell
 
 SCHEMES = ["light", "dark"]
 COMBINATIONS = [(viewport, scheme) for viewport in VIEWPORTS for scheme in SCHEMES]
@@ -70,11 +70,9 @@ def site(site_url, server_environment):
 @pytest.fixture(scope="module", params=COMBINATIONS, ids=["-".join(c) for c in COMBINATIONS])
 def page(request, browser, site):
     viewport, scheme = request.param
-    context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=site, color_scheme=scheme)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = new_tab(browser, site, VIEWPORTS[viewport], color_scheme=scheme)
     yield page
-    context.close()
+    page.context.close()
 
 
 PLACE = "element => { const box = element.getBoundingClientRect(); return [box.left + scrollX, box.top + scrollY, box.bottom + scrollY]; }"

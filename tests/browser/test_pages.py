@@ -5,7 +5,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from base.accessibility import AXE, AXE_BLOCKING_IMPACTS, SCHEMES, pages_checked_by
-from tests.browser.conftest import SCREENSHOTS, broken_images, has_horizontal_scroll
+from tests.browser.conftest import broken_images, has_horizontal_scroll, screenshot
 
 # The page types and checks the accessibility statement lists (/accessibility/).
 PAGES = pages_checked_by(AXE)
@@ -41,5 +41,4 @@ def test_page_is_accessible_fits_the_screen_and_has_no_broken_image(
     assert not has_horizontal_scroll(page)
     assert broken_images(page) == []
     if scheme == "light":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SCREENSHOTS / f"{name}-{viewport_name}.png", full_page=True)
+        screenshot(page, f"{name}-{viewport_name}")

@@ -9,10 +9,10 @@ import pytest
 from base.accessibility import SCHEMES
 from tests.browser.conftest import (
     HEIGHT,
-    SCREENSHOTS,
     WIDTHS,
     gap_above_closing_link,
     has_horizontal_scroll,
+    screenshot,
     shell_rows,
 )
 from tests.browser.test_html_checker import nu_errors_at
@@ -79,8 +79,7 @@ def test_the_project_pages_are_accessible_and_fit_a_phone(page, viewport_name, n
     page.wait_for_load_state("load")
     assert blocking_violations(page) == []
     assert not has_horizontal_scroll(page)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"{name}-{viewport_name}-{scheme}.png", full_page=True)
+    screenshot(page, f"{name}-{viewport_name}-{scheme}")
 
 
 def test_the_paper_page_says_who_funded_it(tab):

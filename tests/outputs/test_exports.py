@@ -3,7 +3,6 @@
 CSL-JSON, a YAML reader for CITATION.cff, JSON for CodeMeta."""
 
 import json
-import subprocess
 from xml.etree import ElementTree
 
 import pytest
@@ -18,22 +17,14 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 
 from tests.outputs.conftest import make_output
-from tests.publications.test_bibtex_read_back import BIBLATEXML, pandoc, plain
+from tests.publications.test_bibtex_read_back import BIBLATEXML, pandoc, plain, read_by_biber
 
 
 def biber_entries(bib: str, tmp_path) -> dict[str, ElementTree.Element]:
     """Each entry as biber reads it (tool mode, written as BibLaTeXML), by key."""
-    source, output = tmp_path / "outputs.bib", tmp_path / "outputs.bltxml"
+    source = tmp_path / "outputs.bib"
     source.write_text(bib, encoding="utf-8")
-    run = subprocess.run(
-        ["biber", "--tool", "--output-format=biblatexml", f"--output-file={output}", source],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "WARN" not in run.stdout, run.stdout
-    return {entry.get("id", ""): entry for entry in ElementTree.parse(output).getroot()}
+    return {entry.get("id", ""): entry for entry in read_by_biber(source)}
 
 
 def family_names(entry: ElementTree.Element) -> list[str]:

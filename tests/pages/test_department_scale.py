@@ -3,12 +3,12 @@ group pages, group filters and facet counts with as many queries as one of 2 gro
 and 20 papers: no query per group, member, paper or author."""
 
 import pytest
-from django.db import transaction
 
 from people.models import Person
 from publications.models import Publication
 from tests.department import build_department
 from tests.factories import count_queries
+from tests.shared_rows import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -21,9 +21,8 @@ SIZES = {
 @pytest.fixture(scope="module", params=list(SIZES))
 def department(request, django_db_setup, django_db_blocker):
     """Built once per size for the whole module, rolled back after its last test."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    with shared_rows(django_db_blocker):
         yield build_department(**SIZES[request.param])
-        transaction.set_rollback(True)
 
 
 @pytest.mark.parametrize(

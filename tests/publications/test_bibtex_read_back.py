@@ -9,6 +9,7 @@ import re
 import subprocess
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
@@ -162,10 +163,10 @@ def csl_name(name: dict[str, str]) -> tuple[str, str]:
 BIBLATEXML = "{http://biblatex-biber.sourceforge.net/biblatexml}"
 
 
-def biber_read(bib_file) -> dict[str, tuple[list[tuple[str, str]], str, str]]:
-    """Each entry's names (given, family with its particle), title and venue as biber reads
-    them (its tool mode, writing BibLaTeXML): names in Unicode, other fields as LaTeX."""
-    output = bib_file.parent / "biber.bltxml"
+def read_by_biber(bib_file: Path) -> list[ElementTree.Element]:
+    """The entries of `bib_file` as biber reads them (its tool mode, writing BibLaTeXML beside
+    it), without a warning."""
+    output = bib_file.with_suffix(".bltxml")
     run = subprocess.run(
         ["biber", "--tool", "--output-format=biblatexml", f"--output-file={output}", bib_file],
         capture_output=True,
@@ -174,6 +175,12 @@ def biber_read(bib_file) -> dict[str, tuple[list[tuple[str, str]], str, str]]:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "WARN" not in run.stdout, run.stdout
+    return list(ElementTree.parse(output).getroot())
+
+
+def biber_read(bib_file) -> dict[str, tuple[list[tuple[str, str]], str, str]]:
+    """Each entry's names (given, family with its particle), title and venue as biber reads
+    them: names in Unicode, other fields as LaTeX."""
 
     def part(name: ElementTree.Element, kind: str) -> str:
         element = name.find(f"{BIBLATEXML}namepart[@type='{kind}']")
@@ -183,7 +190,7 @@ def biber_read(bib_file) -> dict[str, tuple[list[tuple[str, str]], str, str]]:
         return " ".join(word.text or "" for word in words) if words else element.text or ""
 
     read = {}
-    for entry in ElementTree.parse(output).getroot():
+    for entry in read_by_biber(bib_file):
         names = [
             (part(name, "given"), f"{part(name, 'prefix')} {part(name, 'family')}".strip())
             for name in entry.iter(f"{BIBLATEXML}name")
