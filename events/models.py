@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import PublicPage
+from base.models import PublicPage, page_slug
 from base.querysets import PublishableQuerySet
 from people.models import Person, Researcher, ResearchGroup
 from publications.models import Publication
@@ -102,12 +102,7 @@ class Event(PublicPage):
         OTHER = "other", gettext_lazy("Other event")
 
     title = models.CharField(max_length=300, help_text="The talk's or the event's title.")
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The event's address: /events/slug/.",
-    )
+    slug = page_slug("The event's address: /events/slug/.")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TALK)
     speaker = models.ForeignKey(
         Researcher,

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import Illustrated, PublicPage, image_has_alt_text
+from base.models import Illustrated, PublicPage, image_has_alt_text, page_slug
 from base.partial_dates import PartialDateField, year_of
 from base.querysets import PublishableQuerySet
 from base.renditions import Shape
@@ -90,12 +90,7 @@ class NewsItem(PublicPage, Illustrated):
 
     title = models.CharField(max_length=300)
     title_zh_hans = text_translation("title", max_length=300)
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The item's address: /news/slug/.",
-    )
+    slug = page_slug("The item's address: /news/slug/.")
     date = PartialDateField(help_text='As precise as known: "2026", "May 2026" or "25 Jul 2026".')
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.NEWS)
     body = MarkdownField(

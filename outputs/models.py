@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from base.history_records import SiteHistoricalRecords
 from base.identifiers import DoiField
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import OrderedRow, PublicPage
+from base.models import OrderedRow, PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField
 from base.querysets import CreditedQuerySet
 from outputs.licences import canonical_licence, validate_licence
@@ -84,12 +84,7 @@ class Output(PublicPage):
         help_text="A dataset, or software (code, a library, a tool).",
     )
     title = models.CharField(max_length=500, help_text="As it is cited, e.g. “Klotski traces”.")
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The page's address: /outputs/slug/.",
-    )
+    slug = page_slug("The page's address: /outputs/slug/.")
     description = MarkdownField(blank=True, help_text="What it is and how to use it. Markdown.")
     description_html = RenderedMarkdownField(source="description")
     version = models.CharField(
@@ -198,9 +193,7 @@ class OutputCreator(OrderedRow):
         ordering = ["output", "position"]
         verbose_name = "creator"
         constraints = [
-            models.UniqueConstraint(
-                fields=["output", "position"], name="outputcreator_unique_position"
-            ),
+            unique_position("output", name="outputcreator_unique_position"),
             # A person is named once among an output's creators.
             models.UniqueConstraint(
                 fields=["output", "researcher"], name="outputcreator_once_an_output"

@@ -18,7 +18,7 @@ from simple_history.models import HistoricalRecords
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import OrderedRow, PublicPage
+from base.models import OrderedRow, PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField, ends_after_it_starts, format_period
 from base.querysets import CreditedQuerySet, SiteQuerySet
 from base.validation import ValidatedModel
@@ -172,12 +172,7 @@ class Project(PublicPage):
     url_name = "projects:detail"
 
     title = models.CharField(max_length=300, help_text="As the project calls itself.")
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The page's address: /projects/slug/.",
-    )
+    slug = page_slug("The page's address: /projects/slug/.")
     summary = MarkdownField(blank=True, help_text="What the project is about. Markdown.")
     summary_html = RenderedMarkdownField(source="summary")
     start = PartialDateField(
@@ -301,9 +296,7 @@ class ProjectPerson(OrderedRow):
         verbose_name = "person of the project"
         verbose_name_plural = "people of the project"
         constraints = [
-            models.UniqueConstraint(
-                fields=["project", "position"], name="projectperson_unique_position"
-            ),
+            unique_position("project", name="projectperson_unique_position"),
             # A person is named once in a project.
             models.UniqueConstraint(
                 fields=["project", "researcher"],

@@ -11,6 +11,7 @@ from base.identifiers import (
     ORCID_EXAMPLE,
     OrcidField,
 )
+from base.models import page_slug
 from base.querysets import SiteQuerySet
 from base.validation import ValidatedModel, validate_visible_name
 from people.names import normalize_name
@@ -93,12 +94,9 @@ class Researcher(KnownByNames, ValidatedModel):
         validators=[validate_visible_name],
         help_text="The name as the person writes it.",
     )
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="A member's profile address: /people/slug/. Names the researcher in the "
-        "seeded data and exports; members and external people share one set of addresses.",
+    slug = page_slug(
+        "A member's profile address: /people/slug/. Names the researcher in the seeded data "
+        "and exports; members and external people share one set of addresses."
     )
     aliases = models.TextField(
         blank=True,
