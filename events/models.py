@@ -15,7 +15,7 @@ from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
 from base.models import PublicPage, page_slug
 from base.querysets import PublishableQuerySet
-from people.models import Person, Researcher, ResearchGroup
+from people.models import Person, Researcher, ResearchGroup, published_profile
 from publications.models import Publication
 
 
@@ -222,10 +222,7 @@ class Event(PublicPage):
     def speaker_profile(self) -> Person | None:
         """The speaker's profile when they are a published member: their name links to it.
         Reads what for_listing() selected."""
-        if self.speaker is None:
-            return None
-        profile = getattr(self.speaker, "profile", None)
-        return profile if profile is not None and profile.is_published else None
+        return published_profile(self.speaker)
 
     def is_over(self, now: datetime.datetime | None = None) -> bool:
         return self.ends_at <= (now or timezone.now())

@@ -13,11 +13,11 @@ from django.utils.translation import gettext_lazy
 from base.history_records import SiteHistoricalRecords
 from base.identifiers import DoiField
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import OrderedRow, PublicPage, page_slug, unique_position
+from base.models import PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField
 from base.querysets import CreditedQuerySet
 from outputs.licences import canonical_licence, validate_licence
-from people.models import Person, ResearchArea, Researcher, ResearchGroup
+from people.models import CreditRow, ResearchArea, Researcher, ResearchGroup
 from publications.models import Publication
 
 
@@ -171,7 +171,7 @@ class Output(PublicPage):
         return self.released.year if self.released else None
 
 
-class OutputCreator(OrderedRow):
+class OutputCreator(CreditRow):
     """One creator of an output, in order: a researcher, the same identity an author row names
     (docs/decisions/researcher-identity.md): a member's profile or someone outside the lab."""
 
@@ -203,16 +203,3 @@ class OutputCreator(OrderedRow):
             # A profile's outputs and the creator filter look creator rows up by researcher.
             models.Index(fields=["researcher", "output"], name="outputcreator_researcher"),
         ]
-
-    def __str__(self):
-        return self.researcher.name if self.researcher_id else ""
-
-    @property
-    def member(self) -> Person | None:
-        """The creator's public profile, if they are a member with one: what their name links
-        to. Reads the researcher and profile selected with the row (for_listing)."""
-        try:
-            profile = self.researcher.profile
-        except Person.DoesNotExist:
-            return None
-        return profile if profile.is_published else None

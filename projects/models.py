@@ -18,12 +18,12 @@ from simple_history.models import HistoricalRecords
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import OrderedRow, PublicPage, page_slug, unique_position
+from base.models import PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField, ends_after_it_starts, format_period
 from base.querysets import CreditedQuerySet, SiteQuerySet
 from base.validation import ValidatedModel
 from outputs.models import Output
-from people.models import Person, ResearchArea, Researcher, ResearchGroup
+from people.models import CreditRow, ResearchArea, Researcher, ResearchGroup
 from publications.models import Publication
 
 # The Crossref Funder Registry's DOI prefix: every funder id is 10.13039/<digits>.
@@ -263,7 +263,7 @@ class Project(PublicPage):
         return list(found.values())
 
 
-class ProjectPerson(OrderedRow):
+class ProjectPerson(CreditRow):
     """One person of a project, in order, with their role: a researcher, the same identity an
     author row names (a member's profile or someone outside the lab)."""
 
@@ -308,18 +308,6 @@ class ProjectPerson(OrderedRow):
             # A profile's projects and the member filter look rows up by researcher.
             models.Index(fields=["researcher", "project"], name="projectperson_researcher"),
         ]
-
-    def __str__(self) -> str:
-        return self.researcher.name if self.researcher_id else ""
-
-    @property
-    def member(self) -> Person | None:
-        """Their public profile, when a member with one. Reads what for_page() selected."""
-        try:
-            profile = self.researcher.profile
-        except Person.DoesNotExist:
-            return None
-        return profile if profile.is_published else None
 
 
 class GrantQuerySet(SiteQuerySet):

@@ -26,6 +26,7 @@ from people.models.department import (
 from people.models.identities import (
     MAX_ALIAS_LENGTH,
     MAX_ALIASES,
+    CreditRow,
     ExternalPerson,
     ExternalPersonQuerySet,
     IdentityChange,
@@ -33,6 +34,7 @@ from people.models.identities import (
     Researcher,
     _lines,
     member_or_outsider,
+    published_profile,
     validate_aliases,
 )
 from people.models.profile import (
@@ -49,6 +51,7 @@ __all__ = [
     "Advising",
     "Award",
     "Collaboration",
+    "CreditRow",
     "DatedEntry",
     "Departure",
     "Education",
@@ -75,5 +78,6 @@ __all__ = [
     "_lines",
     "covers_year",
     "member_or_outsider",
+    "published_profile",
     "validate_aliases",
 ]

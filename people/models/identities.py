@@ -1,6 +1,8 @@
 """Whom an author line, an advisor or a collaborator stands for: the names a person goes by,
 the people outside the lab as records of their own, and the log of merges and splits."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
@@ -11,10 +13,13 @@ from base.identifiers import (
     ORCID_EXAMPLE,
     OrcidField,
 )
-from base.models import page_slug
+from base.models import OrderedRow, page_slug
 from base.querysets import SiteQuerySet
 from base.validation import ValidatedModel, validate_visible_name
 from people.names import normalize_name
+
+if TYPE_CHECKING:
+    from people.models.profile import Person
 
 # A person has a few spellings of their name; linking asks the database for each, so a list of
 # thousands (pasted by mistake, or on purpose) would make every save of the person fail.
@@ -230,6 +235,36 @@ def member_or_outsider(researcher: Researcher) -> "KnownByNames":
     names = [field.attname for field in Researcher._meta.concrete_fields]
     values = [getattr(researcher, name) for name in names]
     return ExternalPerson.from_db(researcher._state.db, names, values)
+
+
+def published_profile(researcher: Researcher | None) -> "Person | None":
+    """The profile of `researcher` when they are a member with a published one: what their name
+    links to on a page (a draft profile's member is a name like any other). Reads
+    `researcher.profile`: select_related it with the key."""
+    profile = getattr(researcher, "profile", None)
+    return profile if profile is not None and profile.is_published else None
+
+
+class CreditRow(OrderedRow):
+    """A researcher credited in order on a page (an output's creators, a project's people): the
+    same identity an author row names, a member's profile or someone outside the lab
+    (docs/decisions/researcher-identity.md). Each model declares its `researcher` key, with
+    the reverse name that suits it."""
+
+    researcher: Researcher
+    researcher_id: int | None
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return self.researcher.name if self.researcher_id else ""
+
+    @property
+    def member(self) -> "Person | None":
+        """Their public profile, when a member with one: what their name links to. Reads the
+        researcher and profile selected with the row (for_listing)."""
+        return published_profile(self.researcher)
 
 
 class IdentityChange(ValidatedModel):
