@@ -10,7 +10,7 @@ from base.querysets import PublishableQuerySet
 from base.renditions import Shape
 from base.translations import markdown_translation, text_translation
 from people.models import Person, ResearchGroup, covers_year
-from publications.models import Publication
+from publications.models import Publication, listed_publications
 
 
 class NewsItemQuerySet(PublishableQuerySet):
@@ -23,13 +23,7 @@ class NewsItemQuerySet(PublishableQuerySet):
     def with_publications(self):
         """Each item's published papers as `listed_publications`: a one-line item links its
         papers, having no page of its own to show them. One query for all items."""
-        return self.prefetch_related(
-            models.Prefetch(
-                "publications",
-                queryset=Publication.objects.published().only("title", "title_zh_hans", "slug"),
-                to_attr="listed_publications",
-            )
-        )
+        return self.prefetch_related(listed_publications("title", "title_zh_hans", "slug"))
 
     def with_groups(self):
         """Each item's published research groups, named beside it on the news page: one query

@@ -17,8 +17,8 @@ from base.models import PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField
 from base.querysets import CreditedQuerySet
 from outputs.licences import canonical_licence, validate_licence
-from people.models import CreditRow, ResearchArea, Researcher, ResearchGroup
-from publications.models import Publication
+from people.models import CreditRow, ResearchArea, ResearchGroup, credited_researcher
+from publications.models import Publication, listed_publications
 
 
 class OutputQuerySet(CreditedQuerySet):
@@ -60,13 +60,7 @@ class OutputQuerySet(CreditedQuerySet):
         return (
             self.for_listing()
             .with_filing()
-            .prefetch_related(
-                models.Prefetch(
-                    "publications",
-                    queryset=Publication.objects.published().only("title", "slug", "year", "doi"),
-                    to_attr="listed_publications",
-                ),
-            )
+            .prefetch_related(listed_publications("title", "slug", "year", "doi"))
         )
 
 
@@ -181,13 +175,7 @@ class OutputCreator(CreditRow):
     position = models.PositiveSmallIntegerField(
         help_text="1 for the first creator, 2 for the next..."
     )
-    researcher = models.ForeignKey(
-        Researcher,
-        on_delete=models.PROTECT,
-        related_name="output_credits",
-        verbose_name="person",
-        help_text="A lab member or an external person.",
-    )
+    researcher = credited_researcher(related_name="output_credits")
 
     class Meta:
         ordering = ["output", "position"]

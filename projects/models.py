@@ -23,8 +23,8 @@ from base.partial_dates import PartialDateField, ends_after_it_starts, format_pe
 from base.querysets import CreditedQuerySet, SiteQuerySet
 from base.validation import ValidatedModel
 from outputs.models import Output
-from people.models import CreditRow, ResearchArea, Researcher, ResearchGroup
-from publications.models import Publication
+from people.models import CreditRow, ResearchArea, ResearchGroup, credited_researcher
+from publications.models import Publication, listed_publications
 
 # The Crossref Funder Registry's DOI prefix: every funder id is 10.13039/<digits>.
 FUNDER_PREFIX = "10.13039/"
@@ -149,11 +149,7 @@ class ProjectQuerySet(CreditedQuerySet):
             self.for_listing()
             .with_filing()
             .prefetch_related(
-                models.Prefetch(
-                    "publications",
-                    queryset=Publication.objects.published().only("title", "slug", "year"),
-                    to_attr="listed_publications",
-                ),
+                listed_publications("title", "slug", "year"),
                 models.Prefetch(
                     "outputs",
                     queryset=Output.objects.published().only("title", "slug", "kind", "version"),
@@ -277,13 +273,7 @@ class ProjectPerson(CreditRow):
         COLLABORATOR = "collaborator", gettext_lazy("Collaborator")
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="people")
-    researcher = models.ForeignKey(
-        Researcher,
-        on_delete=models.PROTECT,
-        related_name="project_roles",
-        verbose_name="person",
-        help_text="A lab member or an external person.",
-    )
+    researcher = credited_researcher(related_name="project_roles")
     role = models.CharField(
         max_length=30,
         choices=Role.choices,

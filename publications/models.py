@@ -542,6 +542,17 @@ class Publication(PublicPage, Illustrated):
         return ""
 
 
+def listed_publications(*fields: str) -> models.Prefetch:
+    """The published papers a row links to (its many-to-many `publications`: a dataset's, a
+    project's, a news item's), with only `fields` of each, as `listed_publications`: what the
+    row's page names. One query for all rows."""
+    return models.Prefetch(
+        "publications",
+        queryset=Publication.objects.published().only(*fields),
+        to_attr="listed_publications",
+    )
+
+
 class PublicationPart(OrderedRow):
     """A row that belongs to one publication, in an order staff set."""
 

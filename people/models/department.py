@@ -9,13 +9,7 @@ from simple_history.models import HistoricalRecords
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import (
-    Illustrated,
-    OrderedRow,
-    PublicPage,
-    image_has_alt_text,
-    unique_position,
-)
+from base.models import Illustrated, OrderedRow, PublicPage, image_has_alt_text, unique_position
 from base.partial_dates import (
     PartialDateField,
     ends_after_it_starts,

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models.expressions import Combinable
 from simple_history.models import HistoricalRecords
 
 from base.identifiers import (
@@ -245,11 +246,24 @@ def published_profile(researcher: Researcher | None) -> "Person | None":
     return profile if profile is not None and profile.is_published else None
 
 
+def credited_researcher(
+    *, related_name: str
+) -> "models.ForeignKey[Researcher | Combinable, Researcher]":
+    """A CreditRow's key: the researcher credited, who cannot be deleted while credited."""
+    return models.ForeignKey(
+        Researcher,
+        on_delete=models.PROTECT,
+        related_name=related_name,
+        verbose_name="person",
+        help_text="A lab member or an external person.",
+    )
+
+
 class CreditRow(OrderedRow):
     """A researcher credited in order on a page (an output's creators, a project's people): the
     same identity an author row names, a member's profile or someone outside the lab
-    (docs/decisions/researcher-identity.md). Each model declares its `researcher` key, with
-    the reverse name that suits it."""
+    (docs/decisions/researcher-identity.md). Each model declares its `researcher` key
+    (`credited_researcher`), with the reverse name that suits it."""
 
     researcher: Researcher
     researcher_id: int | None
