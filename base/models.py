@@ -57,6 +57,12 @@ class PublicPage(ValidatedModel):
             raise ValidationError(errors)
 
 
+def page_slug(help_text: str) -> "models.SlugField[str, str]":
+    """The slug of a public page (a paper, a talk, a news item): the last part of its address,
+    typed by staff, one per page; `help_text` tells the address it makes."""
+    return models.SlugField("web address (slug)", max_length=200, unique=True, help_text=help_text)
+
+
 def _image_path(row: "Illustrated", filename: str) -> str:
     return f"{row.image_folder}/{filename}"
 
@@ -132,7 +138,8 @@ class OrderedRow(ValidatedModel):
     the order staff give it. Its natural key is the parent's slug and its position.
 
     A subclass names its parent's foreign key in `parent_field`, and declares in its Meta the
-    ordering and the unique (parent, position) constraint, which need the field's name.
+    ordering and the unique (parent, position) constraint (`unique_position`), which need the
+    field's name.
     """
 
     parent_field: ClassVar[str]
@@ -149,6 +156,11 @@ class OrderedRow(ValidatedModel):
 
     def natural_key(self) -> tuple[str, int]:
         return (getattr(self, self.parent_field).slug, self.position)
+
+
+def unique_position(parent_field: str, *, name: str) -> models.UniqueConstraint:
+    """An OrderedRow's constraint: one row at each position of its parent (its natural key)."""
+    return models.UniqueConstraint(fields=[parent_field, "position"], name=name)
 
 
 class LabQuerySet(RenderedMarkdownQuerySet):

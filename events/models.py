@@ -13,9 +13,9 @@ from django.utils.translation import gettext_lazy
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import PublicPage
+from base.models import PublicPage, page_slug
 from base.querysets import PublishableQuerySet
-from people.models import Person, Researcher, ResearchGroup
+from people.models import Person, Researcher, ResearchGroup, published_profile
 from publications.models import Publication
 
 
@@ -102,12 +102,7 @@ class Event(PublicPage):
         OTHER = "other", gettext_lazy("Other event")
 
     title = models.CharField(max_length=300, help_text="The talk's or the event's title.")
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The event's address: /events/slug/.",
-    )
+    slug = page_slug("The event's address: /events/slug/.")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TALK)
     speaker = models.ForeignKey(
         Researcher,
@@ -227,10 +222,7 @@ class Event(PublicPage):
     def speaker_profile(self) -> Person | None:
         """The speaker's profile when they are a published member: their name links to it.
         Reads what for_listing() selected."""
-        if self.speaker is None:
-            return None
-        profile = getattr(self.speaker, "profile", None)
-        return profile if profile is not None and profile.is_published else None
+        return published_profile(self.speaker)
 
     def is_over(self, now: datetime.datetime | None = None) -> bool:
         return self.ends_at <= (now or timezone.now())

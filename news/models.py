@@ -4,13 +4,13 @@ from django.utils.translation import gettext_lazy
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import Illustrated, PublicPage, image_has_alt_text
+from base.models import Illustrated, PublicPage, image_has_alt_text, page_slug
 from base.partial_dates import PartialDateField, year_of
 from base.querysets import PublishableQuerySet
 from base.renditions import Shape
 from base.translations import markdown_translation, text_translation
 from people.models import Person, ResearchGroup, covers_year
-from publications.models import Publication
+from publications.models import Publication, listed_publications
 
 
 class NewsItemQuerySet(PublishableQuerySet):
@@ -23,13 +23,7 @@ class NewsItemQuerySet(PublishableQuerySet):
     def with_publications(self):
         """Each item's published papers as `listed_publications`: a one-line item links its
         papers, having no page of its own to show them. One query for all items."""
-        return self.prefetch_related(
-            models.Prefetch(
-                "publications",
-                queryset=Publication.objects.published().only("title", "title_zh_hans", "slug"),
-                to_attr="listed_publications",
-            )
-        )
+        return self.prefetch_related(listed_publications("title", "title_zh_hans", "slug"))
 
     def with_groups(self):
         """Each item's published research groups, named beside it on the news page: one query
@@ -90,12 +84,7 @@ class NewsItem(PublicPage, Illustrated):
 
     title = models.CharField(max_length=300)
     title_zh_hans = text_translation("title", max_length=300)
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The item's address: /news/slug/.",
-    )
+    slug = page_slug("The item's address: /news/slug/.")
     date = PartialDateField(help_text='As precise as known: "2026", "May 2026" or "25 Jul 2026".')
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.NEWS)
     body = MarkdownField(

@@ -13,12 +13,12 @@ from django.utils.translation import gettext_lazy
 from base.history_records import SiteHistoricalRecords
 from base.identifiers import DoiField
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import OrderedRow, PublicPage
+from base.models import PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField
 from base.querysets import CreditedQuerySet
 from outputs.licences import canonical_licence, validate_licence
-from people.models import Person, ResearchArea, Researcher, ResearchGroup
-from publications.models import Publication
+from people.models import CreditRow, ResearchArea, ResearchGroup, credited_researcher
+from publications.models import Publication, listed_publications
 
 
 class OutputQuerySet(CreditedQuerySet):
@@ -60,13 +60,7 @@ class OutputQuerySet(CreditedQuerySet):
         return (
             self.for_listing()
             .with_filing()
-            .prefetch_related(
-                models.Prefetch(
-                    "publications",
-                    queryset=Publication.objects.published().only("title", "slug", "year", "doi"),
-                    to_attr="listed_publications",
-                ),
-            )
+            .prefetch_related(listed_publications("title", "slug", "year", "doi"))
         )
 
 
@@ -84,12 +78,7 @@ class Output(PublicPage):
         help_text="A dataset, or software (code, a library, a tool).",
     )
     title = models.CharField(max_length=500, help_text="As it is cited, e.g. “Klotski traces”.")
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The page's address: /outputs/slug/.",
-    )
+    slug = page_slug("The page's address: /outputs/slug/.")
     description = MarkdownField(blank=True, help_text="What it is and how to use it. Markdown.")
     description_html = RenderedMarkdownField(source="description")
     version = models.CharField(
@@ -176,7 +165,7 @@ class Output(PublicPage):
         return self.released.year if self.released else None
 
 
-class OutputCreator(OrderedRow):
+class OutputCreator(CreditRow):
     """One creator of an output, in order: a researcher, the same identity an author row names
     (docs/decisions/researcher-identity.md): a member's profile or someone outside the lab."""
 
@@ -186,21 +175,13 @@ class OutputCreator(OrderedRow):
     position = models.PositiveSmallIntegerField(
         help_text="1 for the first creator, 2 for the next..."
     )
-    researcher = models.ForeignKey(
-        Researcher,
-        on_delete=models.PROTECT,
-        related_name="output_credits",
-        verbose_name="person",
-        help_text="A lab member or an external person.",
-    )
+    researcher = credited_researcher(related_name="output_credits")
 
     class Meta:
         ordering = ["output", "position"]
         verbose_name = "creator"
         constraints = [
-            models.UniqueConstraint(
-                fields=["output", "position"], name="outputcreator_unique_position"
-            ),
+            unique_position("output", name="outputcreator_unique_position"),
             # A person is named once among an output's creators.
             models.UniqueConstraint(
                 fields=["output", "researcher"], name="outputcreator_once_an_output"
@@ -210,16 +191,3 @@ class OutputCreator(OrderedRow):
             # A profile's outputs and the creator filter look creator rows up by researcher.
             models.Index(fields=["researcher", "output"], name="outputcreator_researcher"),
         ]
-
-    def __str__(self):
-        return self.researcher.name if self.researcher_id else ""
-
-    @property
-    def member(self) -> Person | None:
-        """The creator's public profile, if they are a member with one: what their name links
-        to. Reads the researcher and profile selected with the row (for_listing)."""
-        try:
-            profile = self.researcher.profile
-        except Person.DoesNotExist:
-            return None
-        return profile if profile.is_published else None

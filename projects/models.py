@@ -18,13 +18,13 @@ from simple_history.models import HistoricalRecords
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import OrderedRow, PublicPage
+from base.models import PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField, ends_after_it_starts, format_period
 from base.querysets import CreditedQuerySet, SiteQuerySet
 from base.validation import ValidatedModel
 from outputs.models import Output
-from people.models import Person, ResearchArea, Researcher, ResearchGroup
-from publications.models import Publication
+from people.models import CreditRow, ResearchArea, ResearchGroup, credited_researcher
+from publications.models import Publication, listed_publications
 
 # The Crossref Funder Registry's DOI prefix: every funder id is 10.13039/<digits>.
 FUNDER_PREFIX = "10.13039/"
@@ -149,11 +149,7 @@ class ProjectQuerySet(CreditedQuerySet):
             self.for_listing()
             .with_filing()
             .prefetch_related(
-                models.Prefetch(
-                    "publications",
-                    queryset=Publication.objects.published().only("title", "slug", "year"),
-                    to_attr="listed_publications",
-                ),
+                listed_publications("title", "slug", "year"),
                 models.Prefetch(
                     "outputs",
                     queryset=Output.objects.published().only("title", "slug", "kind", "version"),
@@ -172,12 +168,7 @@ class Project(PublicPage):
     url_name = "projects:detail"
 
     title = models.CharField(max_length=300, help_text="As the project calls itself.")
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The page's address: /projects/slug/.",
-    )
+    slug = page_slug("The page's address: /projects/slug/.")
     summary = MarkdownField(blank=True, help_text="What the project is about. Markdown.")
     summary_html = RenderedMarkdownField(source="summary")
     start = PartialDateField(
@@ -268,7 +259,7 @@ class Project(PublicPage):
         return list(found.values())
 
 
-class ProjectPerson(OrderedRow):
+class ProjectPerson(CreditRow):
     """One person of a project, in order, with their role: a researcher, the same identity an
     author row names (a member's profile or someone outside the lab)."""
 
@@ -282,13 +273,7 @@ class ProjectPerson(OrderedRow):
         COLLABORATOR = "collaborator", gettext_lazy("Collaborator")
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="people")
-    researcher = models.ForeignKey(
-        Researcher,
-        on_delete=models.PROTECT,
-        related_name="project_roles",
-        verbose_name="person",
-        help_text="A lab member or an external person.",
-    )
+    researcher = credited_researcher(related_name="project_roles")
     role = models.CharField(
         max_length=30,
         choices=Role.choices,
@@ -301,9 +286,7 @@ class ProjectPerson(OrderedRow):
         verbose_name = "person of the project"
         verbose_name_plural = "people of the project"
         constraints = [
-            models.UniqueConstraint(
-                fields=["project", "position"], name="projectperson_unique_position"
-            ),
+            unique_position("project", name="projectperson_unique_position"),
             # A person is named once in a project.
             models.UniqueConstraint(
                 fields=["project", "researcher"],
@@ -315,18 +298,6 @@ class ProjectPerson(OrderedRow):
             # A profile's projects and the member filter look rows up by researcher.
             models.Index(fields=["researcher", "project"], name="projectperson_researcher"),
         ]
-
-    def __str__(self) -> str:
-        return self.researcher.name if self.researcher_id else ""
-
-    @property
-    def member(self) -> Person | None:
-        """Their public profile, when a member with one. Reads what for_page() selected."""
-        try:
-            profile = self.researcher.profile
-        except Person.DoesNotExist:
-            return None
-        return profile if profile.is_published else None
 
 
 class GrantQuerySet(SiteQuerySet):

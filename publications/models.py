@@ -20,6 +20,8 @@ from base.models import (
     PublicPage,
     WebLink,
     image_has_alt_text,
+    page_slug,
+    unique_position,
 )
 from base.partial_dates import YEAR_VALIDATORS
 from base.querysets import FiledQuerySet, SiteQuerySet
@@ -368,12 +370,7 @@ class Publication(PublicPage, Illustrated):
 
     title = models.CharField(max_length=500)
     title_zh_hans = text_translation("title", max_length=500)
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="The page's address: /publications/slug/.",
-    )
+    slug = page_slug("The page's address: /publications/slug/.")
     year = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
@@ -547,6 +544,17 @@ class Publication(PublicPage, Illustrated):
         return ""
 
 
+def listed_publications(*fields: str) -> models.Prefetch:
+    """The published papers a row links to (its many-to-many `publications`: a dataset's, a
+    project's, a news item's), with only `fields` of each, as `listed_publications`: what the
+    row's page names. One query for all rows."""
+    return models.Prefetch(
+        "publications",
+        queryset=Publication.objects.published().only(*fields),
+        to_attr="listed_publications",
+    )
+
+
 class PublicationPart(OrderedRow):
     """A row that belongs to one publication, in an order staff set."""
 
@@ -557,15 +565,8 @@ class PublicationPart(OrderedRow):
         abstract = True
         ordering = ["publication", "position"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["publication", "position"], name="%(app_label)s_%(class)s_unique_position"
-            ),
+            unique_position("publication", name="%(app_label)s_%(class)s_unique_position")
         ]
-
-    def natural_key(self):
-        return super().natural_key()
-
-    natural_key.dependencies = ["publications.publication"]  # type: ignore[attr-defined]
 
     # Whether the rows of this kind are counted (author rows, awards): a write of one moves
     # the counts' scopes too (base/caches.py's `facets`); a link's does not.

@@ -26,13 +26,16 @@ from people.models.department import (
 from people.models.identities import (
     MAX_ALIAS_LENGTH,
     MAX_ALIASES,
+    CreditRow,
     ExternalPerson,
     ExternalPersonQuerySet,
     IdentityChange,
     KnownByNames,
     Researcher,
     _lines,
+    credited_researcher,
     member_or_outsider,
+    published_profile,
     validate_aliases,
 )
 from people.models.profile import (
@@ -49,6 +52,7 @@ __all__ = [
     "Advising",
     "Award",
     "Collaboration",
+    "CreditRow",
     "DatedEntry",
     "Departure",
     "Education",
@@ -74,6 +78,8 @@ __all__ = [
     "Teaching",
     "_lines",
     "covers_year",
+    "credited_researcher",
     "member_or_outsider",
+    "published_profile",
     "validate_aliases",
 ]

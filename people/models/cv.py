@@ -3,7 +3,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy
 
-from base.models import OrderedRow, WebLink
+from base.models import OrderedRow, WebLink, unique_position
 from base.partial_dates import (
     PartialDateField,
     format_period,
@@ -24,16 +24,7 @@ class ProfileEntry(OrderedRow):
     class Meta:
         abstract = True
         ordering = ["person", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["person", "position"], name="%(app_label)s_%(class)s_unique_position"
-            ),
-        ]
-
-    def natural_key(self):
-        return super().natural_key()
-
-    natural_key.dependencies = ["people.person"]  # type: ignore[attr-defined]
+        constraints = [unique_position("person", name="%(app_label)s_%(class)s_unique_position")]
 
     @property
     def headline(self) -> str:

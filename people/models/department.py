@@ -9,7 +9,7 @@ from simple_history.models import HistoricalRecords
 
 from base.history_records import SiteHistoricalRecords
 from base.markdown import MarkdownField, RenderedMarkdownField
-from base.models import Illustrated, OrderedRow, PublicPage, image_has_alt_text
+from base.models import Illustrated, OrderedRow, PublicPage, image_has_alt_text, unique_position
 from base.partial_dates import (
     PartialDateField,
     ends_after_it_starts,
@@ -255,9 +255,7 @@ class Advising(OrderedRow):
         verbose_name = "advising link"
         constraints = [
             # The natural key of the seeded rows: the advisee and the order named.
-            models.UniqueConstraint(
-                fields=["advisee", "position"], name="advising_unique_position"
-            ),
+            unique_position("advisee", name="advising_unique_position"),
             models.CheckConstraint(
                 condition=~models.Q(advisor=models.F("advisee")),
                 name="advising_advisor_is_not_the_advisee",
@@ -319,9 +317,7 @@ class Collaboration(OrderedRow):
         ordering = ["person", "position"]
         verbose_name = "close collaborator"
         constraints = [
-            models.UniqueConstraint(
-                fields=["person", "position"], name="collaboration_unique_position"
-            ),
+            unique_position("person", name="collaboration_unique_position"),
             models.CheckConstraint(
                 condition=~models.Q(collaborator=models.F("person")),
                 name="collaboration_not_with_oneself",

@@ -1,19 +1,26 @@
 """Whom an author line, an advisor or a collaborator stands for: the names a person goes by,
 the people outside the lab as records of their own, and the log of merges and splits."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models.expressions import Combinable
 from simple_history.models import HistoricalRecords
 
 from base.identifiers import (
     ORCID_EXAMPLE,
     OrcidField,
 )
+from base.models import OrderedRow, page_slug
 from base.querysets import SiteQuerySet
 from base.validation import ValidatedModel, validate_visible_name
 from people.names import normalize_name
+
+if TYPE_CHECKING:
+    from people.models.profile import Person
 
 # A person has a few spellings of their name; linking asks the database for each, so a list of
 # thousands (pasted by mistake, or on purpose) would make every save of the person fail.
@@ -93,12 +100,9 @@ class Researcher(KnownByNames, ValidatedModel):
         validators=[validate_visible_name],
         help_text="The name as the person writes it.",
     )
-    slug = models.SlugField(
-        "web address (slug)",
-        max_length=200,
-        unique=True,
-        help_text="A member's profile address: /people/slug/. Names the researcher in the "
-        "seeded data and exports; members and external people share one set of addresses.",
+    slug = page_slug(
+        "A member's profile address: /people/slug/. Names the researcher in the seeded data "
+        "and exports; members and external people share one set of addresses."
     )
     aliases = models.TextField(
         blank=True,
@@ -232,6 +236,49 @@ def member_or_outsider(researcher: Researcher) -> "KnownByNames":
     names = [field.attname for field in Researcher._meta.concrete_fields]
     values = [getattr(researcher, name) for name in names]
     return ExternalPerson.from_db(researcher._state.db, names, values)
+
+
+def published_profile(researcher: Researcher | None) -> "Person | None":
+    """The profile of `researcher` when they are a member with a published one: what their name
+    links to on a page (a draft profile's member is a name like any other). Reads
+    `researcher.profile`: select_related it with the key."""
+    profile = getattr(researcher, "profile", None)
+    return profile if profile is not None and profile.is_published else None
+
+
+def credited_researcher(
+    *, related_name: str
+) -> "models.ForeignKey[Researcher | Combinable, Researcher]":
+    """A CreditRow's key: the researcher credited, who cannot be deleted while credited."""
+    return models.ForeignKey(
+        Researcher,
+        on_delete=models.PROTECT,
+        related_name=related_name,
+        verbose_name="person",
+        help_text="A lab member or an external person.",
+    )
+
+
+class CreditRow(OrderedRow):
+    """A researcher credited in order on a page (an output's creators, a project's people): the
+    same identity an author row names, a member's profile or someone outside the lab
+    (docs/decisions/researcher-identity.md). Each model declares its `researcher` key
+    (`credited_researcher`), with the reverse name that suits it."""
+
+    researcher: Researcher
+    researcher_id: int | None
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return self.researcher.name if self.researcher_id else ""
+
+    @property
+    def member(self) -> "Person | None":
+        """Their public profile, when a member with one: what their name links to. Reads the
+        researcher and profile selected with the row (for_listing)."""
+        return published_profile(self.researcher)
 
 
 class IdentityChange(ValidatedModel):
