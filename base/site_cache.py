@@ -42,7 +42,7 @@ from django.core.signals import request_finished
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import translation
-from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.cache import get_max_age, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 
 from base import caches
@@ -924,15 +924,14 @@ class SiteCacheMiddleware:
             response[CACHE_HEADER] = "lagging"
         elif self.is_cacheable(response):
             lifetime = seconds_true(response)
-            # A view that says how long browsers may keep its answer (robots.txt, the
+            # A view that lets browsers keep its answer a while (robots.txt for a day, the
             # identity's stylesheet) gets no ETag of the stamp: a 304, answered from the stamp
             # before any view runs, could not repeat its Cache-Control.
-            own_control = "Cache-Control" in response
-            if lifetime is None and not own_control:
+            if lifetime is None and not get_max_age(response):
                 response["ETag"] = validator
             response.headers.pop("Last-Modified", None)
             patch_vary_headers(response, ["Cookie"])
-            if not own_control:
+            if "Cache-Control" not in response:
                 # Kept by browsers and proxies, but asked again each time: cheap with the ETag.
                 patch_cache_control(response, public=True, no_cache=True)
             # A streamed answer (a large export) is validated like any page, but not kept.
@@ -970,7 +969,9 @@ class SiteCacheMiddleware:
         if (data := self.local.get_many([key], stamp=stamp).get(key)) is not None:
             page: HttpResponse = pickle.loads(cast(bytes, data))
             return page
-        if (shared := caches.read(key)) is None:
+        # Pickled bytes; any other value (a page kept by code before this, under a release
+        # pinned by SITE_RELEASE across the deploy) is a miss, and is written over.
+        if not isinstance(shared := caches.read(key), bytes):
             return None
         response: HttpResponse = pickle.loads(cast(bytes, shared))
         # A page true until some time is kept in the shared cache only, which expires it.

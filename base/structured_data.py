@@ -35,4 +35,4 @@ def described(schema_type: str, obj: Any, *, request: HttpRequest) -> dict[str, 
 def without_empty(values: Mapping[str, Value]) -> dict[str, Value]:
     """`values` without those that are empty ("", None): JSON-LD and CSL-JSON leave out what is
     not known rather than say it is blank. In the order given."""
-    return {key: value for key, value in values.items() if value}
+    return {key: value for key, value in values.items() if value not in ("", None)}

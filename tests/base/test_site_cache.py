@@ -282,3 +282,18 @@ def test_a_page_that_says_how_long_to_keep_it_is_kept_whole_and_never_revalidate
     assert again[site_cache.CACHE_HEADER] == "hit"
     assert again["Cache-Control"] == first["Cache-Control"]
     assert again.content == first.content
+
+
+def test_a_page_kept_in_another_form_is_drawn_anew_and_kept_again(client, site):
+    """A shared entry that is not this code's pickled page (one kept by the code before it,
+    under a release pinned by SITE_RELEASE across a deploy) is a miss, never an error."""
+    request = RequestFactory().get("/people/")
+    key = site_cache.page_key(request, site_cache._shared_stamp())
+    cache.set(key, HttpResponse("Kept by older code."))
+
+    response = client.get("/people/")
+
+    assert response.status_code == 200
+    assert response[site_cache.CACHE_HEADER] == "miss"
+    assert "Hang Zhu" in response.text
+    assert client.get("/people/")[site_cache.CACHE_HEADER] == "hit"
