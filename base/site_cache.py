@@ -973,7 +973,7 @@ class SiteCacheMiddleware:
         # pinned by SITE_RELEASE across the deploy) is a miss, and is written over.
         if not isinstance(shared := caches.read(key), bytes):
             return None
-        response: HttpResponse = pickle.loads(cast(bytes, shared))
+        response: HttpResponse = pickle.loads(shared)
         # A page true until some time is kept in the shared cache only, which expires it.
         if seconds_true(response) is None:
             self.local.set_many({key: shared}, stamp=stamp)
