@@ -64,7 +64,9 @@ REGISTRY: dict[str, Cache] = {
             "site-page",
             "whole public pages, feeds and exports, written once the answer is sent; a page "
             "that changes with time (upcoming events) no longer than it stays true "
-            "(site_cache.true_until)",
+            "(site_cache.true_until); after an editor's save, the pages showing it (the paper's, "
+            "its members' profiles) rendered and kept once the save is answered "
+            "(site_cache.warm_after_answer)",
             "site",
             SHARED,
         ),

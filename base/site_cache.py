@@ -24,9 +24,11 @@ call `note_change()` itself.
 import datetime
 import functools
 import hashlib
+import io
 import logging
 import pickle
 import secrets
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -282,6 +284,7 @@ class _Commit:
 
     def __call__(self) -> None:
         bump_stamp(self.scopes)
+        warm_after_answer(self.scopes)
 
 
 def _pending_commit(using: str = DEFAULT_DB_ALIAS) -> _Commit | None:
@@ -621,11 +624,18 @@ def _digest(value: object) -> str:
 _request_work = threading.local()
 
 
-def _begin_request() -> None:
+def _begin_request(request: HttpRequest | None = None) -> None:
     _request_work.after_answer = []
     _request_work.deferred = []
     _request_work.lagging = False
     _request_work.read_ahead = {}
+    # Where the request came to (warm_after_answer renders the pages a save changed there);
+    # none for a page being warmed, whose answer warms nothing.
+    meta = request.META if request is not None else {}
+    _request_work.origin = (
+        None if WARMING in meta else {key: meta[key] for key in _origin_keys() if key in meta}
+    )
+    _request_work.warm_scopes = None
 
 
 def read_ahead(values: Iterable[tuple[str, object]]) -> None:
@@ -658,16 +668,17 @@ def _compute_deferred(**kwargs: Any) -> None:
     """request_finished: the answer is sent; do the writes it left (after_answer), then compute
     the lagging values it served."""
     writes = getattr(_request_work, "after_answer", None) or []
+    deferred = getattr(_request_work, "deferred", None) or []
     _request_work.after_answer = None
+    _request_work.deferred = None
+    _request_work.read_ahead = {}
+    _request_work.origin = _request_work.warm_scopes = None
     for work in writes:
         try:
             work()
         except Exception:
             # The visitor has the answer; the page is made again on the next request.
             logger.exception("Keeping a page after its answer failed")
-    deferred = getattr(_request_work, "deferred", None) or []
-    _request_work.deferred = None
-    _request_work.read_ahead = {}
     for key, claim, compute, shows in deferred:
         try:
             stamp = _shared_stamp()  # before any row is read
@@ -680,6 +691,84 @@ def _compute_deferred(**kwargs: Any) -> None:
 
 
 request_finished.connect(_compute_deferred, dispatch_uid="site_cache_compute_deferred")
+
+
+# Pages warmed after a save ----------------------------------------------------------------
+
+# In the environ of a page rendered by warm_after_answer.
+WARMING = "lab.warming"
+# The pages to render after a save that moved some scopes, most looked-at first: one function,
+# registered by the app that serves them (pages/apps.py).
+_pages_to_warm: list[Callable[[frozenset[str], int], list[str]]] = []
+
+
+def warm_pages_with(pages: Callable[[frozenset[str], int], list[str]]) -> None:
+    """Register `pages(scopes, most)`: the paths of at most `most` public pages that show what
+    a change of `scopes` changed, most looked-at first (a paper's page, then its authors')."""
+    _pages_to_warm[:] = [pages]
+
+
+def _origin_keys() -> list[str]:
+    """What a warmed page's request keeps of the request whose save it follows: the address it
+    came to (host, port, scheme, script prefix, a proxy's headers), and nothing of the editor
+    (no cookie, no credentials): the page is the one an anonymous visitor gets there."""
+    keys = ["HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME", "wsgi.url_scheme"]
+    keys += ["HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PORT", "REMOTE_ADDR"]
+    if settings.SECURE_PROXY_SSL_HEADER:
+        keys.append(settings.SECURE_PROXY_SSL_HEADER[0])
+    return keys
+
+
+def warm_after_answer(scopes: Iterable[str]) -> None:
+    """A transaction that a request made (an editor's save) committed, moving `scopes`: once
+    its answer is sent, render the pages that show the change (`warm_pages_with`), at most
+    settings.SITE_CACHE_WARM_PAGES of them, and keep them as a visitor's request would. So the
+    first visitor of the paper an editor has just saved gets it from the cache, not rendered
+    anew (issue 24). Nothing is warmed outside a request (an import, a command), for a page
+    being warmed, nor when whole pages are not kept (SITE_CACHE off, DEBUG)."""
+    origin = getattr(_request_work, "origin", None)
+    most = settings.SITE_CACHE_WARM_PAGES
+    if not origin or not _pages_to_warm or not most or not settings.SITE_CACHE or settings.DEBUG:
+        return
+    # One warming per request, of what all its transactions moved; which pages, once answered.
+    if (moved := getattr(_request_work, "warm_scopes", None)) is not None:
+        moved.update(scopes)
+        return
+    moved = _request_work.warm_scopes = set(scopes)
+    after_answer(functools.partial(_warm, moved, dict(origin)))
+
+
+@functools.cache
+def _warming_handler() -> Any:
+    from django.core.handlers.wsgi import WSGIHandler
+
+    return WSGIHandler()
+
+
+def _warm(scopes: set[str], origin: dict[str, Any]) -> None:
+    """Ask this process's own handler for each page showing a change of `scopes`, as an
+    anonymous visitor to `origin` would, so that the page cache keeps each answer (its write
+    done at once: the request being warmed has no answer to wait for)."""
+    from django.core.handlers.wsgi import WSGIRequest
+
+    most = settings.SITE_CACHE_WARM_PAGES
+    paths = _pages_to_warm[0](frozenset(scopes), most)[:most]
+    handler = _warming_handler()
+    # The paths are reverse()'s, which begin with the script prefix (a site served under /lab/).
+    script = origin.get("SCRIPT_NAME", "").rstrip("/")
+    for path in paths:
+        environ = {
+            **origin,
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": path.removeprefix(script) if script else path,
+            "QUERY_STRING": "",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "wsgi.input": io.BytesIO(),
+            "wsgi.errors": sys.stderr,
+            WARMING: True,
+        }
+        handler.get_response(WSGIRequest(environ))
+        _compute_deferred()
 
 
 def unchanged_since(made: str, scopes: Iterable[str] | None) -> bool:
@@ -894,7 +983,7 @@ class SiteCacheMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         token = _request_stamp.set(_shared_stamp())
-        _begin_request()
+        _begin_request(request)
         try:
             return self.respond(request)
         finally:

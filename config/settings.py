@@ -291,6 +291,10 @@ SITE_CACHE_LOCAL_PAPER_PAGES = env_int("SITE_CACHE_LOCAL_PAPER_PAGES", 1_500)
 # co-authors) are shown as they were for at most this many seconds after a write moved them,
 # while one process counts them anew after its answer (base/caches.py, lags).
 SITE_CACHE_LAG_SECONDS = env_int("SITE_CACHE_LAG_SECONDS", 60)
+# After an editor's save, the process that answered it renders at most this many of the pages
+# showing the change (the paper's own page, then its members' profiles) once the answer is
+# sent, and keeps them: the first visitor after the edit gets them from the cache (0: none).
+SITE_CACHE_WARM_PAGES = env_int("SITE_CACHE_WARM_PAGES", 4)
 SITE_CACHE_EXCLUDED_PATHS = [
     "/admin/",
     "/accounts/",

@@ -7,3 +7,9 @@ class PagesConfig(AppConfig):
 
     name = "pages"
     verbose_name = "Public pages"
+
+    def ready(self) -> None:
+        from base import site_cache
+        from pages.warming import pages_showing
+
+        site_cache.warm_pages_with(pages_showing)

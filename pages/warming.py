@@ -1,0 +1,35 @@
+"""The public pages to render after an editor's save, before anyone asks for them
+(base.site_cache.warm_after_answer): those showing what the save changed that a visitor is
+most likely to open next."""
+
+from people.models import Person
+from publications.models import Publication
+
+
+def ids_of(scopes: frozenset[str], kind: str) -> set[int]:
+    return {int(scope.removeprefix(kind)) for scope in scopes if scope.startswith(kind)}
+
+
+def pages_showing(scopes: frozenset[str], most: int) -> list[str]:
+    """The paths, most looked-at first: the page of each paper the change wrote, then the
+    profile of each member whose own row or papers it wrote. None of the papers when it wrote
+    more than `most` of them (a bulk change, a person renamed on all their papers): a page
+    among many is not the one a visitor opens next. Published rows only: a draft has no public
+    page."""
+    papers = ids_of(scopes, "paper:")
+    people = ids_of(scopes, "person:") | ids_of(scopes, "papers-of:")
+    paths = []
+    if papers and len(papers) <= most:
+        paths += [
+            paper.get_absolute_url()
+            for paper in Publication.objects.published().filter(pk__in=papers).only("slug")
+        ]
+    if people and len(paths) < most:
+        paths += [
+            person.get_absolute_url()
+            for person in Person.objects.published()
+            .filter(pk__in=people)
+            .only("slug")
+            .order_by("pk")[: most - len(paths)]
+        ]
+    return paths
