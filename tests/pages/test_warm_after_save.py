@@ -52,6 +52,36 @@ def test_an_editors_save_leaves_the_paper_and_its_members_profile_kept_as_a_visi
         assert warmed[url].content == drawn[url].content, url
 
 
+def test_a_profile_whose_counts_the_save_moved_is_kept_with_them_counted_anew(
+    site, editor, settings
+):
+    """With counts served late after a write (production's bound), the profile drawn right
+    after a year edit shows the old counts and is not kept: it is drawn again once they are
+    counted anew, and kept."""
+    settings.SITE_CACHE_LAG_SECONDS = 60
+    assert 'aria-label="2023: 1 publication"' in Client().get("/people/hang-zhu/").text
+
+    save_in_the_admin(editor, year=2020)
+
+    profile = Client().get("/people/hang-zhu/")
+    assert profile[site_cache.CACHE_HEADER] == "hit"
+    assert 'aria-label="2020: 1 publication"' in profile.text
+    assert 'aria-label="2023: 1 publication"' not in profile.text
+
+
+def test_a_failure_to_warm_leaves_the_save_saved_and_the_page_drawn_on_request(
+    site, editor, monkeypatch
+):
+    def broken(scopes, most):
+        raise RuntimeError("the pages to warm could not be listed")
+
+    monkeypatch.setattr(site_cache, "_pages_to_warm", [broken])
+    save_in_the_admin(editor, title="Klotski Revisited")
+    first = Client().get("/publications/klotski/")
+    assert first[site_cache.CACHE_HEADER] == "miss"
+    assert "Klotski Revisited" in first.text
+
+
 def test_nothing_is_warmed_when_the_site_is_told_to_warm_no_page(site, editor, settings):
     settings.SITE_CACHE_WARM_PAGES = 0
     save_in_the_admin(editor, title="Klotski Revisited")
