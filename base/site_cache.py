@@ -40,6 +40,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from django.apps import apps
 from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import request_finished
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -556,6 +557,11 @@ def _stored(name: str, parts: object) -> tuple[str, str, Any] | None:
 MOST_ROWS_UPDATED = 50
 
 
+def ids_in(scopes: Iterable[str], kind: str) -> set[int]:
+    """The row ids the scopes of one `kind` name ("paper:" gives 12 of "paper:12")."""
+    return {int(scope.removeprefix(kind)) for scope in scopes if scope.startswith(kind)}
+
+
 def rows_touched(follows: frozenset[str], old: str, new: str, *, kind: str) -> set[int] | None:
     """The rows (ids of `kind` scopes, "paper:") touched by the changes after stamp `old` up to
     `new` that moved a value following `follows`; None when one of them did not name its rows
@@ -571,9 +577,7 @@ def rows_touched(follows: frozenset[str], old: str, new: str, *, kind: str) -> s
         if EVERYTHING in change.scopes:
             return None
         if change.scopes & follows:
-            touched |= {
-                int(scope.removeprefix(kind)) for scope in change.scopes if scope.startswith(kind)
-            }
+            touched |= ids_in(change.scopes, kind)
     return touched if len(touched) <= MOST_ROWS_UPDATED else None
 
 
@@ -629,12 +633,9 @@ def _begin_request(request: HttpRequest | None = None) -> None:
     _request_work.deferred = []
     _request_work.lagging = False
     _request_work.read_ahead = {}
-    # Where the request came to (warm_after_answer renders the pages a save changed there);
-    # none for a page being warmed, whose answer warms nothing.
-    meta = request.META if request is not None else {}
-    _request_work.origin = (
-        None if WARMING in meta else {key: meta[key] for key in _origin_keys() if key in meta}
-    )
+    # The request being served, whose address warm_after_answer renders the pages a save
+    # changed at; none for a page being warmed, whose answer warms nothing.
+    _request_work.request = None if request is None or WARMING in request.META else request
     _request_work.warm_scopes = None
 
 
@@ -672,7 +673,7 @@ def _compute_deferred(**kwargs: Any) -> None:
     _request_work.after_answer = None
     _request_work.deferred = None
     _request_work.read_ahead = {}
-    _request_work.origin = _request_work.warm_scopes = None
+    _request_work.request = _request_work.warm_scopes = None
     for work in writes:
         try:
             work()
@@ -708,7 +709,7 @@ def warm_pages_with(pages: Callable[[frozenset[str], int], list[str]]) -> None:
     _pages_to_warm[:] = [pages]
 
 
-def _origin_keys() -> list[str]:
+def _origin(request: HttpRequest) -> dict[str, Any]:
     """What a warmed page's request keeps of the request whose save it follows: the address it
     came to (host, port, scheme, script prefix, a proxy's headers), and nothing of the editor
     (no cookie, no credentials): the page is the one an anonymous visitor gets there."""
@@ -716,7 +717,7 @@ def _origin_keys() -> list[str]:
     keys += ["HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PORT"]
     if settings.SECURE_PROXY_SSL_HEADER:
         keys.append(settings.SECURE_PROXY_SSL_HEADER[0])
-    return keys
+    return {key: request.META[key] for key in keys if key in request.META}
 
 
 def warm_after_answer(scopes: Iterable[str]) -> None:
@@ -726,22 +727,20 @@ def warm_after_answer(scopes: Iterable[str]) -> None:
     first visitor of the paper an editor has just saved gets it from the cache, not rendered
     anew (issue 24). Nothing is warmed outside a request (an import, a command), for a page
     being warmed, nor when whole pages are not kept (SITE_CACHE off, DEBUG)."""
-    origin = getattr(_request_work, "origin", None)
+    request = getattr(_request_work, "request", None)
     most = settings.SITE_CACHE_WARM_PAGES
-    if not origin or not _pages_to_warm or not most or not settings.SITE_CACHE or settings.DEBUG:
+    if request is None or not (_pages_to_warm and most and settings.SITE_CACHE) or settings.DEBUG:
         return
     # One warming per request, of what all its transactions moved; which pages, once answered.
     if (moved := getattr(_request_work, "warm_scopes", None)) is not None:
         moved.update(scopes)
         return
     moved = _request_work.warm_scopes = set(scopes)
-    after_answer(functools.partial(_warm, moved, dict(origin)))
+    after_answer(functools.partial(_warm, moved, _origin(request)))
 
 
 @functools.cache
-def _warming_handler() -> Any:
-    from django.core.handlers.wsgi import WSGIHandler
-
+def _warming_handler() -> WSGIHandler:
     return WSGIHandler()
 
 
@@ -766,8 +765,6 @@ def _warm(scopes: set[str], origin: dict[str, Any]) -> None:
 
 def _warm_one(path: str, origin: dict[str, Any]) -> str:
     """One page asked for and kept (_warm); what the page cache said of it (CACHE_HEADER)."""
-    from django.core.handlers.wsgi import WSGIRequest
-
     environ = {
         **origin,
         "REQUEST_METHOD": "GET",

@@ -2,12 +2,9 @@
 (base.site_cache.warm_after_answer): those showing what the save changed that a visitor is
 most likely to open next."""
 
+from base.site_cache import ids_in
 from people.models import Person
 from publications.models import Publication
-
-
-def ids_of(scopes: frozenset[str], kind: str) -> set[int]:
-    return {int(scope.removeprefix(kind)) for scope in scopes if scope.startswith(kind)}
 
 
 def pages_showing(scopes: frozenset[str], most: int) -> list[str]:
@@ -16,8 +13,8 @@ def pages_showing(scopes: frozenset[str], most: int) -> list[str]:
     more than `most` of them (a bulk change, a person renamed on all their papers): a page
     among many is not the one a visitor opens next. Published rows only: a draft has no public
     page."""
-    papers = ids_of(scopes, "paper:")
-    people = ids_of(scopes, "person:") | ids_of(scopes, "papers-of:")
+    papers = ids_in(scopes, "paper:")
+    people = ids_in(scopes, "person:") | ids_in(scopes, "papers-of:")
     paths = []
     if papers and len(papers) <= most:
         paths += [
