@@ -5,8 +5,10 @@ many authors makes them once, not once an author row (publications/derived.py)."
 from unittest import mock
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
+from config.management.commands.seed import FIXTURES
 from publications.citation_keys import base_citation_key
 from publications.models import Authorship, CoauthorPairQuerySet, Publication
 from publications.search import search_text_of
@@ -73,3 +75,18 @@ def test_saving_a_paper_with_forty_authors_in_the_admin_makes_its_rows_once(edit
     assert pairs_made.call_count == 1
     assert_made_from_its_rows(paper)
     assert paper.citation_key == "zhu2020klotski"
+
+
+def test_loading_the_seeds_fixtures_makes_each_papers_rows_once_and_as_from_its_rows():
+    """loaddata (the seed, every seeded test class) saves a paper, then each of its author
+    rows: the papers' rows are made once, at the end of the load (publications' loaddata)."""
+    refresh = CoauthorPairQuerySet.refresh
+    with mock.patch.object(
+        CoauthorPairQuerySet, "refresh", autospec=True, side_effect=refresh
+    ) as pairs_made:
+        call_command("loaddata", *FIXTURES, verbosity=0)
+    papers = Publication.objects.all()
+    assert pairs_made.call_count == 1
+    assert set(pairs_made.call_args.args[1]) == {paper.pk for paper in papers}
+    for paper in papers:
+        assert_made_from_its_rows(paper, paper.slug)
