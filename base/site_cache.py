@@ -765,11 +765,12 @@ def _warm(scopes: set[str], origin: dict[str, Any]) -> None:
 
 def _warm_one(path: str, origin: dict[str, Any]) -> str:
     """One page asked for and kept (_warm); what the page cache said of it (CACHE_HEADER)."""
+    path, _, query = path.partition("?")
     environ = {
         **origin,
         "REQUEST_METHOD": "GET",
         "PATH_INFO": path,
-        "QUERY_STRING": "",
+        "QUERY_STRING": query,
         "SERVER_PROTOCOL": "HTTP/1.1",
         "wsgi.input": io.BytesIO(),
         "wsgi.errors": sys.stderr,

@@ -1,5 +1,5 @@
 """After an editor's save, the process that answered it renders the pages showing the change
-(the paper's page, its members' profiles) and keeps them, so that the first visitor after the
+(the paper's page, its members' profiles and lists of papers) and keeps them, so that the first visitor after the
 edit gets them from the cache (base.site_cache.warm_after_answer, pages/warming.py; issue 24).
 
 These tests commit for real (transaction=True): pages are warmed once the save commits and its
@@ -18,7 +18,7 @@ from tests.factories import make_cached_site, make_person, make_publication
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAGES = ["/publications/klotski/", "/people/hang-zhu/"]
+PAGES = ["/publications/klotski/", "/people/hang-zhu/", "/publications/?author=hang-zhu"]
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def save_in_the_admin(editor, **fields) -> None:
     assert staff.post(change, publication_form(paper, **fields)).status_code == 302
 
 
-def test_an_editors_save_leaves_the_paper_and_its_members_profile_kept_as_a_visitor_gets_them(
+def test_an_editors_save_leaves_the_pages_showing_it_kept_as_a_visitor_gets_them(
     site, editor, settings
 ):
     for url in PAGES:
@@ -120,4 +120,8 @@ def test_a_change_of_many_papers_warms_the_people_and_none_of_the_papers(site, s
         {f"person:{member.pk}", *(f"paper:{paper.pk}" for paper in papers), "people"}
     )
     assert pages_showing(scopes, 4) == ["/people/jane-roe/"]
+    # Their papers written: the list of them too, within the number asked for.
+    their_papers = frozenset({f"papers-of:{member.pk}"})
+    assert pages_showing(their_papers, 4) == ["/people/jane-roe/", "/publications/?author=jane-roe"]
+    assert pages_showing(their_papers, 1) == ["/people/jane-roe/"]
     assert pages_showing(frozenset({f"paper:{papers[0].pk}"}), 4) == [papers[0].get_absolute_url()]
