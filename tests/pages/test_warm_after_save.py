@@ -1,6 +1,7 @@
 """After an editor's save, the process that answered it renders the pages showing the change
-(the paper's page, its members' profiles and lists of papers) and keeps them, so that the first visitor after the
-edit gets them from the cache (base.site_cache.warm_after_answer, pages/warming.py; issue 24).
+(the paper's page, its members' profiles and lists of papers) and keeps them, so that the first
+visitor after the edit gets them from the cache (base.site_cache.warm_after_answer,
+pages/warming.py; issue 24).
 
 These tests commit for real (transaction=True): pages are warmed once the save commits and its
 answer is closed, as a server does.
@@ -124,4 +125,6 @@ def test_a_change_of_many_papers_warms_the_people_and_none_of_the_papers(site, s
     their_papers = frozenset({f"papers-of:{member.pk}"})
     assert pages_showing(their_papers, 4) == ["/people/jane-roe/", "/publications/?author=jane-roe"]
     assert pages_showing(their_papers, 1) == ["/people/jane-roe/"]
+    # Their own row saved (it names their papers too): a bio changes no list.
+    assert pages_showing(scopes | their_papers, 4) == ["/people/jane-roe/"]
     assert pages_showing(frozenset({f"paper:{papers[0].pk}"}), 4) == [papers[0].get_absolute_url()]
