@@ -280,7 +280,7 @@ def post_fields(client, url: str, shown: dict, changes: dict[str, str], *, again
             break
         refused_here |= {name: value for name, value in pending.items() if name in refused}
         pending = {name: value for name, value in pending.items() if name not in refused}
-    if again and len(refused_here) > 0 and refused_here.keys() != changes.keys():
+    if again and refused_here and refused_here.keys() != changes.keys():
         shown = post_fields(client, url, shown, refused_here, again=False)
     return shown
 

@@ -50,6 +50,12 @@ def test_bulk_writes_of_titles_and_author_names_make_the_key_and_search_text_aga
     assert "alan turing" in paper.search_text
 
 
+def pairs_counted():
+    """Co-author pairs made as before, each call of their making counted (the mock's calls)."""
+    refresh = CoauthorPairQuerySet.refresh
+    return mock.patch.object(CoauthorPairQuerySet, "refresh", autospec=True, side_effect=refresh)
+
+
 def renamed(row: Authorship, name: str) -> Authorship:
     row.name = name
     return row
@@ -64,10 +70,7 @@ def test_saving_a_paper_with_forty_authors_in_the_admin_makes_its_rows_once(edit
         data[f"authorships-{number}-name"] = "Hang Zhu" if number == 0 else f"Author {number}"
         if number == 0:
             data[f"authorships-{number}-person"] = str(member.pk)
-    refresh = CoauthorPairQuerySet.refresh
-    with mock.patch.object(
-        CoauthorPairQuerySet, "refresh", autospec=True, side_effect=refresh
-    ) as pairs_made:
+    with pairs_counted() as pairs_made:
         response = editor_client.post(reverse("admin:publications_publication_add"), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     paper = Publication.objects.get(slug="klotski")
@@ -80,10 +83,7 @@ def test_saving_a_paper_with_forty_authors_in_the_admin_makes_its_rows_once(edit
 def test_loading_the_seeds_fixtures_makes_each_papers_rows_once_and_as_from_its_rows():
     """loaddata (the seed, every seeded test class) saves a paper, then each of its author
     rows: the papers' rows are made once, at the end of the load (publications' loaddata)."""
-    refresh = CoauthorPairQuerySet.refresh
-    with mock.patch.object(
-        CoauthorPairQuerySet, "refresh", autospec=True, side_effect=refresh
-    ) as pairs_made:
+    with pairs_counted() as pairs_made:
         call_command("loaddata", *FIXTURES, verbosity=0)
     papers = Publication.objects.all()
     assert pairs_made.call_count == 1
