@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, Phase, settings
 pytest.register_assert_rewrite("tests.cases", "tests.factories")
 
 from base import site_cache  # noqa: E402
-from tests import tools  # noqa: E402
+from tests import live_site, tools  # noqa: E402
 from tests.cases import make_editor  # noqa: E402
 from tests.live_site import keep_test_database_as_migrated, manage, site_environment  # noqa: E402
 
@@ -49,6 +49,7 @@ def pytest_addoption(parser):
 SQLITE_SITES = (
     "tests/base/test_backup_restore.py",
     "tests/base/test_admin_pages_under_write_lock.py",
+    "tests/base/test_sign_in_under_write_lock.py",
     "tests/config/test_concurrent_admin_saves.py",
     "tests/config/test_production_server.py",
     "tests/people/test_cv_pdf_printed_by_worker_process.py",
@@ -64,6 +65,7 @@ def is_sqlite_site_test(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(config, items):
     if config.getoption("sqlite_sites") == "run":
         return
+    live_site.SQLITE_SITES_LEFT_OUT = True
     left_out = [item for item in items if is_sqlite_site_test(item)]
     for item in left_out:
         uses_database = TEST_DATABASE & set(item.fixturenames) or item.get_closest_marker(

@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests import live_site
 from tests.conftest import SQLITE_SITES
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -42,3 +45,12 @@ def test_the_postgresql_run_leaves_out_only_the_tests_of_sqlite_sites_of_their_o
         "test_restore_refuses_a_file_that_is_not_a_backup",
         "test_restore_into_a_database_migrate_has_just_made_is_accepted",
     }
+
+
+def test_a_sqlite_site_made_on_a_run_that_leaves_them_out_names_the_list(tmp_path, monkeypatch):
+    """A test missing from SQLITE_SITES would run on PostgreSQL too, migrating SQLite there:
+    it fails, saying where to list it."""
+    monkeypatch.setattr(live_site, "SQLITE_SITES_LEFT_OUT", True)
+    with pytest.raises(RuntimeError, match="SQLITE_SITES"):
+        live_site.migrated(live_site.site_environment(tmp_path))
+    assert not (tmp_path / "site.sqlite3").exists()
