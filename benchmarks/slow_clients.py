@@ -11,7 +11,8 @@ start: --idle sockets connect and send nothing; --slow clients send a request li
 header line every 2 s, never finishing; --cv clients each ask once for `cv.pdf?v=<n>` (a new
 parameter each, as a cache-busting flood does), follow its redirect and, answered 503, ask once
 more after its Retry-After. Meanwhile `/healthz` is asked every 0.25 s and `/publications/`
-every 0.5 s, each on a new connection with a 5 s time-out. Everything runs on 127.0.0.1, every loop is bounded and every server started is
+every 0.5 s, each on a new connection with a 5 s time-out, from a process of their own.
+Everything runs on 127.0.0.1, every loop is bounded and every server started is
 stopped. Prints figures only: nothing here asserts. benchmarks/load.py runs `attack` too.
 """
 
@@ -27,6 +28,7 @@ if __name__ == "__main__":
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import http.client  # noqa: E402
+import json  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -75,6 +77,8 @@ print(f"/people/{{person.slug}}/cv.pdf", person.papers)
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--probe"]:
+        return probe_for(int(sys.argv[2]), float(sys.argv[3]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", nargs="+", choices=list(CANDIDATES), default=list(CANDIDATES))
     parser.add_argument("--size", type=int, default=2_000)
@@ -133,20 +137,43 @@ def attack(port: int, cv_path: str, *, seconds: float, idle: int, slow: int, cv:
           for _ in range(slow)),
         *(threading.Thread(target=cv_client, args=(port, f"{cv_path}?v={number}", results, lock))
           for number in range(cv)),
-        threading.Thread(target=probe, args=(port, "/healthz", 0.25, stop, results["healthz"])),
-        threading.Thread(
-            target=probe, args=(port, "/publications/", 0.5, stop, results["publications"])
-        ),
     ]  # fmt: skip
+    # The probes from a process of their own, as a load balancer's are: in this one they would
+    # wait for the interpreter lock behind the clients' 70 threads, and count that wait.
+    prober = subprocess.Popen(
+        [sys.executable, __file__, "--probe", str(port), str(seconds)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
     for worker in workers:
         worker.start()
     time.sleep(seconds)
     stop.set()
+    results.update(json.loads(prober.communicate(timeout=PROBE_TIMEOUT + 10)[0]))
     for worker in workers:
         worker.join(timeout=CV_TIMEOUT + 10)
     for connection in idle_sockets:
         connection.close()
     return results
+
+
+def probe_for(port: int, seconds: float) -> None:
+    """The probing process (`--probe PORT SECONDS`): `/healthz` every 0.25 s and
+    `/publications/` every 0.5 s for `seconds`; their times printed as JSON."""
+    stop = threading.Event()
+    timings: dict[str, list] = {"healthz": [], "publications": []}
+    probes = [
+        threading.Thread(target=probe, args=(port, "/healthz", 0.25, stop, timings["healthz"])),
+        threading.Thread(
+            target=probe, args=(port, "/publications/", 0.5, stop, timings["publications"])
+        ),
+    ]
+    for thread in probes:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in probes:
+        thread.join()
+    print(json.dumps(timings))
 
 
 def probe(port: int, path: str, every: float, stop: threading.Event, timings: list) -> None:
