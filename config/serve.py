@@ -15,9 +15,12 @@ thread as soon as a byte arrives; uvicorn kept answering too but never cut a slo
 off.
 """
 
+import contextlib
 import gc
 import os
 import sys
+from pathlib import Path
+from typing import cast
 
 
 def server_command(*, host: str, port: int) -> list[str]:
@@ -62,13 +65,23 @@ def prepare_process() -> None:
     what keeps a short request short beside long ones in the same process. Measured under
     `make load` (benchmarks/README.md, "/healthz under the attack"): on SQLite a /healthz probe
     took up to 450 ms without these, at most 175 ms with them."""
-    # Every view module now, as the first request would load them (the URLconf imports them):
-    # the freeze below then covers them too.
+    # Every view module now, as the first request would load them (the URLconf imports them),
+    # and the site's templates, compiled as their first page would compile them (the cached
+    # loader keeps them for the process's life): the freeze below then covers them too.
+    from django.conf import settings
+    from django.template import TemplateSyntaxError
+    from django.template.loader import get_template
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018
-    # What is loaded by now (Django, the apps, the views: about 150,000 objects) lives as long
-    # as the process. Frozen, it is no longer walked by Python's collection of reference
+    for folder in cast("list[Path]", settings.TEMPLATES[0]["DIRS"]):
+        for path in sorted(folder.rglob("*.html")):
+            # A template that does not compile fails its own pages, as it would without this,
+            # not the whole process.
+            with contextlib.suppress(TemplateSyntaxError):
+                get_template(str(path.relative_to(folder)))
+    # What is loaded by now (Django, the apps, the views, the templates: about 180,000
+    # objects) lives as long as the process. Frozen, it is no longer walked by Python's collection of reference
     # cycles, which held the interpreter lock for 120-310 ms every 5-10 s in each process
     # under load, while every request of that process waited.
     gc.collect()
