@@ -11,9 +11,11 @@ members). The history says so in words: "Reverted to the version of …", "Recov
 A bad id anywhere in an admin URL is a 404, never a 500 or a redirect to the index.
 """
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.apps import apps
 from django.contrib import messages
 from django.contrib.admin.utils import quote, unquote
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -24,6 +26,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path, reverse
 from django.utils import formats, timezone
+from django.utils.text import capfirst
 from simple_history.admin import SimpleHistoryAdmin
 
 from base import versions
@@ -50,6 +53,21 @@ def kind_in_words(record: Any) -> str:
     if reason.startswith(REVERTED):
         return "Reverted"
     return {"+": "First version", "-": "Deleted"}.get(record.history_type, "Changed")
+
+
+def _without(nested: list[Any], prefixes: tuple[str, ...]) -> list[Any]:
+    """Django's nested list of what a delete takes (an object, then the list of what goes with
+    it) without the objects whose line begins with one of `prefixes`, nor what goes with them."""
+    kept: list[Any] = []
+    dropped = False
+    for item in nested:
+        if isinstance(item, list):
+            if not dropped:
+                kept.append(_without(item, prefixes))
+        elif not str(item).startswith(prefixes):
+            kept.append(item)
+        dropped = not isinstance(item, list) and str(item).startswith(prefixes)
+    return kept
 
 
 class HistoryAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple-history has no types
@@ -90,6 +108,26 @@ class HistoryAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple-history 
                 request, object_id, form_url, extra_context
             )
         return saved
+
+    def get_deleted_objects(
+        self, objs: Sequence[Model], request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
+        """The delete confirmation's summary and list, without the rows staff never made:
+        a paper's co-author pairs (a model's `derived_rows`) and the rows that link two
+        objects of a many-to-many field ("NewsItem_publications object (1)"), which go with
+        what is deleted and said nothing to the staff member reading the page."""
+        to_delete, counts, permissions_needed, protected = super().get_deleted_objects(
+            objs, request
+        )
+        hidden = [
+            model
+            for model in apps.get_models(include_auto_created=True)
+            if model._meta.auto_created or getattr(model, "derived_rows", False)
+        ]
+        plurals = {str(model._meta.verbose_name_plural) for model in hidden}
+        prefixes = tuple(f"{capfirst(model._meta.verbose_name)}: " for model in hidden)
+        counts = {name: count for name, count in counts.items() if str(name) not in plurals}
+        return _without(to_delete, prefixes), counts, permissions_needed, protected
 
     # Ids ---------------------------------------------------------------------------------
 

@@ -855,6 +855,9 @@ class CoauthorPair(models.Model):
     (publications/receivers.py, and the bulk writes of Publication's and Authorship's
     QuerySets)."""
 
+    # Not listed on the admin's delete confirmation (base/history.py): staff never made them.
+    derived_rows = True
+
     publication = models.ForeignKey(Publication, on_delete=models.CASCADE, related_name="+")
     year = models.PositiveSmallIntegerField(null=True)  # the paper's, which may be unknown
     # Named reverse relations, not "+": Django leaves hidden ones out when a profile's key

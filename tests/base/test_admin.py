@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from news.models import NewsItem
 from people.models import Person
-from publications.models import Publication
+from publications.models import CoauthorPair, Publication
 from tests.admin_forms import inline_management, post_person
 from tests.cases import EditorSignedIn, SeededTestCase, parametrize
 from tests.factories import make_person, make_venue
@@ -45,6 +45,28 @@ class SeededAdminTests(EditorSignedIn, SeededTestCase):
             change_url = reverse(f"admin:{app_label}_{model_name}_change", args=[first.pk])
             # A researcher's page is their profile's or external record's: a redirect there.
             assert self.client.get(change_url, follow=True).status_code == 200
+
+    def test_a_delete_confirmation_lists_what_staff_made_not_the_rows_the_site_keeps(self):
+        """A paper's co-author pairs and the rows linking it to a news item go with it, but
+        "Co-author pair: 1 and 1 on 12" and "NewsItem_publications object (1)" told the staff
+        member nothing: the summary and the list show the paper and its authors."""
+        paper = Publication.objects.get(pk=CoauthorPair.objects.values("publication")[:1])
+        news = NewsItem.objects.first()
+        news.publications.add(paper)
+        url = reverse("admin:publications_publication_delete", args=[paper.pk])
+        page = self.client.get(url)
+        names = [str(name) for name, _ in page.context["model_count"]]
+        assert names == ["publications", "authors"]
+        shown = str(page.context["deleted_objects"])
+        assert "Author: " in shown
+        assert "Co-author pair" not in shown
+        assert "relationship" not in shown
+        assert "Co-author pair" not in page.content.decode()
+        # They still go with the paper.
+        self.client.post(url, {"post": "yes"})
+        assert not Publication.objects.filter(pk=paper.pk).exists()
+        assert not CoauthorPair.objects.filter(publication=paper.pk).exists()
+        assert not news.publications.filter(pk=paper.pk).exists()
 
     def test_publication_search_finds_by_author_name(self):
         response = self.client.get(
