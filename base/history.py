@@ -57,16 +57,23 @@ def kind_in_words(record: Any) -> str:
 
 def _without(nested: list[Any], prefixes: tuple[str, ...]) -> list[Any]:
     """Django's nested list of what a delete takes (an object, then the list of what goes with
-    it) without the objects whose line begins with one of `prefixes`, nor what goes with them."""
+    it) without the objects whose line begins with one of `prefixes`; what goes with one of
+    those takes its place."""
     kept: list[Any] = []
     dropped = False
     for item in nested:
         if isinstance(item, list):
-            if not dropped:
-                kept.append(_without(item, prefixes))
-        elif not str(item).startswith(prefixes):
+            children = _without(item, prefixes)
+            if dropped:
+                kept.extend(children)
+            else:
+                kept.append(children)
+            dropped = False
+        elif str(item).startswith(prefixes):
+            dropped = True
+        else:
             kept.append(item)
-        dropped = not isinstance(item, list) and str(item).startswith(prefixes)
+            dropped = False
     return kept
 
 

@@ -144,15 +144,25 @@ def attack(port: int, cv_path: str, *, seconds: float, idle: int, slow: int, cv:
         [sys.executable, __file__, "--probe", str(port), str(seconds)],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
-    for worker in workers:
-        worker.start()
-    time.sleep(seconds)
-    stop.set()
-    results.update(json.loads(prober.communicate(timeout=PROBE_TIMEOUT + 10)[0]))
-    for worker in workers:
-        worker.join(timeout=CV_TIMEOUT + 10)
-    for connection in idle_sockets:
-        connection.close()
+    try:
+        for worker in workers:
+            worker.start()
+        time.sleep(seconds)
+        stop.set()
+        output = prober.communicate(timeout=PROBE_TIMEOUT + 10)[0]
+        if prober.returncode != 0:
+            raise RuntimeError(f"The probing process exited with {prober.returncode}.")
+        results.update(json.loads(output))
+    finally:
+        stop.set()
+        if prober.poll() is None:
+            prober.kill()
+            prober.wait()
+        for worker in workers:
+            if worker.ident is not None:  # started
+                worker.join(timeout=CV_TIMEOUT + 10)
+        for connection in idle_sockets:
+            connection.close()
     return results
 
 

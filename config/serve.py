@@ -15,12 +15,14 @@ thread as soon as a byte arrives; uvicorn kept answering too but never cut a slo
 off.
 """
 
-import contextlib
 import gc
+import logging
 import os
 import sys
 from pathlib import Path
-from typing import cast
+from typing import Any
+
+logger = logging.getLogger(__name__)
 
 
 def server_command(*, host: str, port: int) -> list[str]:
@@ -69,21 +71,24 @@ def prepare_process() -> None:
     # and the site's templates, compiled as their first page would compile them (the cached
     # loader keeps them for the process's life): the freeze below then covers them too.
     from django.conf import settings
-    from django.template import TemplateSyntaxError
     from django.template.loader import get_template
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018
-    for folder in cast("list[Path]", settings.TEMPLATES[0]["DIRS"]):
+    folders: Any = settings.TEMPLATES[0]["DIRS"]
+    for folder in map(Path, folders):
         for path in sorted(folder.rglob("*.html")):
-            # A template that does not compile fails its own pages, as it would without this,
-            # not the whole process.
-            with contextlib.suppress(TemplateSyntaxError):
-                get_template(str(path.relative_to(folder)))
-    # What is loaded by now (Django, the apps, the views, the templates: about 180,000
-    # objects) lives as long as the process. Frozen, it is no longer walked by Python's collection of reference
-    # cycles, which held the interpreter lock for 120-310 ms every 5-10 s in each process
-    # under load, while every request of that process waited.
+            name = str(path.relative_to(folder))
+            try:
+                get_template(name)
+            except Exception as error:  # noqa: BLE001
+                # One template that does not compile (or read) fails its own pages, as it
+                # would without this, not every process of the site; said in the log.
+                logger.warning("The template %s did not compile: %r", name, error)
+    # What is loaded by now (Django, the apps, the views, the templates: about 170,000
+    # objects) lives as long as the process. Frozen, it is no longer walked by Python's
+    # collection of reference cycles, which held the interpreter lock for 120-310 ms every
+    # 5-10 s in each process under load, while every request of that process waited.
     gc.collect()
     gc.freeze()
     # A thread that waited for the database or a socket gets the interpreter lock back within

@@ -5,13 +5,15 @@ is refused with a 4xx and valid input accepted. Bounded for CI: a fixed seed (de
 
 Each operation is driven through its hypothesis strategy inside a test: schemathesis' own
 pytest loader cannot run under pytest 9.2 yet. The requests go through the site's real WSGI
-application (config/wsgi.py), middleware and all.
+application (config/wsgi.py's, less the serving process's preparation, config/serve.py, which
+would change this test process's interpreter for every test after), middleware and all.
 """
 
 import datetime
 
 import schemathesis
 from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,13 +21,14 @@ from ninja import NinjaAPI
 from schemathesis import GenerationMode
 
 from config.api import api
-from config.wsgi import application
 from people.models import Person
 from tests.cases import SeededTestCase, parametrize
 from tests.department import add_groups_to_seed
 from tests.factories import make_event
 from tests.outputs.conftest import add_outputs_to_seed
 from tests.projects.conftest import add_projects_to_seed
+
+application = get_wsgi_application()
 
 # Every operation the API declares, read without the database (the choices come later).
 OPERATIONS = [
