@@ -306,6 +306,14 @@ def import_under_load(
     outcomes: dict[str, int] = {}
     timings: dict[str, list[float]] = {"save": [], "visit": []}
 
+    failures: list[str] = []
+
+    def failed(what: str) -> None:
+        """A save answered otherwise than by its redirect: what it was answered, for the
+        report (a status alone does not say whether it was a 500 or a form shown again)."""
+        with lock:
+            failures.append(what)
+
     def count(outcome: str, kind: str, started: float) -> None:
         with lock:
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
@@ -331,10 +339,13 @@ def import_under_load(
                     path, form_id, {field: f"Saved during import {saves}."}
                 )
                 outcome = "saves" if answer.status == 302 else "save errors"
-            except (urllib.error.URLError, TimeoutError):
+                if answer.status != 302:
+                    failed(f"{path}: {answer.status} {' '.join(answer.body.split())[:300]}")
+            except (urllib.error.URLError, TimeoutError) as error:
                 # No answer within the client's 60 s: an error, and the editor goes on (the
                 # thread died before, and the run went on with fewer editors, unsaid).
                 outcome = "save errors"
+                failed(f"{path}: {error!r}")
             count(outcome, "save", started)
             saves += 1
 
@@ -378,6 +389,7 @@ def import_under_load(
         "timings": timings,
         "progress": seen,
         "locked": locked,
+        "failures": failures,
     }
 
 
@@ -430,6 +442,8 @@ def print_import(imported: dict, arguments) -> None:
         f"{outcomes.get('save errors', 0) + outcomes.get('sign-in errors', 0)} errors, "
         f"p99 {p99(imported['timings']['save']):,.0f} ms"
     )
+    for failure in imported["failures"][:5]:
+        print(f"    {failure}")
     print(
         f"  visitors: {outcomes.get('visits', 0)} pages, {outcomes.get('visit errors', 0)} "
         f"errors, p99 {p99(imported['timings']['visit']):,.0f} ms"
