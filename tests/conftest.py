@@ -1,4 +1,3 @@
-import os
 from pathlib import Path
 
 import pytest
@@ -67,7 +66,7 @@ def pytest_collection_modifyitems(config, items):
     if config.getoption("sqlite_sites") == "run":
         return
     # Their SQLite run is elsewhere: a SQLite site now is a test missing from the list.
-    live_site.SQLITE_SITES_LEFT_OUT = os.environ.get("DATABASE_URL", "").startswith("postgres")
+    live_site.SQLITE_SITES_LEFT_OUT = connection.vendor != "sqlite"
     left_out = [item for item in items if is_sqlite_site_test(item)]
     for item in left_out:
         uses_database = TEST_DATABASE & set(item.fixturenames) or item.get_closest_marker(

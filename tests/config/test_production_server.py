@@ -94,9 +94,9 @@ def test_a_client_that_never_finishes_its_headers_is_cut_off(server):
 
 def test_each_serving_process_loads_its_views_freezes_them_and_switches_threads_often(tmp_path):
     """config/wsgi.py prepares each process before its first request (config/serve.py's
-    prepare_process): the views loaded and the templates compiled, what is loaded kept out of the cycle collector's
-    walks, the interpreter lock passed on within 1 ms. Without it a /healthz probe waited up to
-    450 ms beside the editor's saves under `make load` on SQLite."""
+    prepare_process): the views loaded and the templates compiled, what is loaded kept out of
+    the cycle collector's walks, the interpreter lock passed on within 1 ms. Without it a
+    /healthz probe waited up to 450 ms beside the editor's saves under `make load` on SQLite."""
     script = (
         "import gc, sys; import config.wsgi; from django.template import engines; "
         "cached = engines['django'].engine.template_loaders[0].get_template_cache; "
