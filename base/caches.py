@@ -80,6 +80,20 @@ REGISTRY: dict[str, Cache] = {
         ),
         Cache("publication-bibtex", "a paper's BibTeX entry", "paper:<pk>", PER_PROCESS),
         Cache(
+            "person-card",
+            "a person's card (the directory, the home page, a group's and an area's people)",
+            "person:<pk>, and any write of their name, links, role or alumni record (those "
+            "name no narrower scope)",
+            PER_PROCESS,
+        ),
+        Cache(
+            "news-entry",
+            "a news item's entry in the news list and on the home page",
+            "people, paper:<each paper it names>, and any write of news or groups (they name no "
+            "narrower scope)",
+            PER_PROCESS,
+        ),
+        Cache(
             "lab-row",
             "the lab's row, with whether it has published groups, areas, events, projects and "
             "outputs (every page's header)",
@@ -144,7 +158,12 @@ REGISTRY: dict[str, Cache] = {
             "papers-of:<pk>",
             SHARED,
         ),
-        Cache("news-choices", "the news filter's years and people", "site", SHARED),
+        Cache(
+            "news-choices",
+            "the news filter's years and people",
+            "people, and any write of news (it names no narrower scope)",
+            SHARED,
+        ),
         Cache(
             "output-choices",
             "the datasets and software list's years, and the published members",

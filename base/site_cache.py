@@ -44,9 +44,11 @@ from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import request_finished
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.template.loader import get_template
 from django.utils import translation
 from django.utils.cache import get_max_age, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
+from django.utils.safestring import mark_safe
 
 from base import caches
 
@@ -911,6 +913,42 @@ def cached_each(
             store.set_many(new, stamp=stamp, scopes=lambda key: scopes(ids_of[key]))
         found.update(rendered)
     return {id: found[id] for id in ids if id in found}
+
+
+def kept_block(
+    name: str,
+    template_name: str,
+    row: models.Model,
+    *,
+    as_name: str,
+    scopes: Iterable[str],
+    loaded: object = (),
+    **values: object,
+) -> str:
+    """One repeated block of a page (a person's card, a news entry): `template_name` rendered
+    with `row` (as `as_name`) and `values`, and nothing else of the page's context; kept in this
+    process's memory per row, `values` and `loaded` (what the row came with, when that changes
+    the block: the related rows a list prefetched) until a change of `scopes`, as cached_each
+    keeps a paper's entry. So a page rendered anew after an edit elsewhere (a paper's title) renders
+    only the blocks the edit touched. Never kept with DEBUG on."""
+
+    def render(ids: list[Any]) -> dict[Any, str]:
+        return {row.pk: get_template(template_name).render({as_name: row, **values})}
+
+    rendered = cached_each(
+        name,
+        # What the block is drawn from besides its row (str: a translated heading's repr is not
+        # the same twice).
+        parts=(
+            template_name,
+            loaded,
+            *((key, str(value)) for key, value in sorted(values.items())),
+        ),
+        ids=[row.pk],
+        render=render,
+        scopes=lambda pk: scopes,
+    )
+    return mark_safe(rendered[row.pk])
 
 
 def kept_here(name: str, compute: Callable[[], T], *, scopes: Iterable[str] | None) -> T:

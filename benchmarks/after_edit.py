@@ -57,6 +57,8 @@ PAGES = [
     "/people/{member}/",
     "/people/",
     "/network/",
+    "/news/",
+    "/",
 ]
 
 # When each answer was complete (wall, CPU): request_finished, before the lagging counts.

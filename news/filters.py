@@ -47,8 +47,10 @@ class NewsFilter(FilterSet):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # The years that have news, for the select (any other year simply matches nothing), and
-        # the people in the news: each reads every news item, so kept until the next change.
-        years, people = cached("news-choices", None, news_choices)
+        # the people in the news: each reads every news item, so kept until a change of
+        # anyone's name or published state (a write of news names no narrower scope: it moves
+        # every cache), not of a paper.
+        years, people = cached("news-choices", None, news_choices, scopes={"people"})
         self.filters["year"].extra["widget"] = forms.Select(
             choices=[("", gettext("Any year")), *years]
         )

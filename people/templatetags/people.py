@@ -1,6 +1,7 @@
 from django import template
 
 from base.renditions import sources
+from base.site_cache import kept_block
 from base.structured_data import json_ld_script
 from people.avatars import avatar_colours
 from people.photos import PORTRAIT_SIZES
@@ -31,3 +32,20 @@ def avatar(person, *, large: bool = False):
         context["src"] = context["fallback"]["src"]
     context["sources"] = found
     return context
+
+
+@register.simple_tag
+def person_card(person, role_heading: str = "", role_slug: str = ""):
+    """`person`'s card (includes/person_card.html), kept until a change of their row: a list
+    of people rendered anew after an edit of a paper renders none of its cards again. What else
+    a card shows (their name, links, role, alumni record) names no narrower scope, so any write
+    of it moves every card."""
+    return kept_block(
+        "person-card",
+        "includes/person_card.html",
+        person,
+        as_name="person",
+        scopes={f"person:{person.pk}"},
+        role_heading=role_heading,
+        role_slug=role_slug or "",
+    )
