@@ -170,11 +170,18 @@ def probe_for(port: int, seconds: float) -> None:
     """The probing process (`--probe PORT SECONDS`): `/healthz` every 0.25 s and
     `/publications/` every 0.5 s for `seconds`; their times printed as JSON."""
     stop = threading.Event()
-    timings: dict[str, list] = {"healthz": [], "publications": []}
+    timings: dict[str, list] = {"healthz": [], "publications": [], "sent": []}
+    began = time.perf_counter()
     probes = [
-        threading.Thread(target=probe, args=(port, "/healthz", 0.25, stop, timings["healthz"])),
         threading.Thread(
-            target=probe, args=(port, "/publications/", 0.5, stop, timings["publications"])
+            target=probe,
+            args=(port, "/healthz", 0.25, stop, timings["healthz"]),
+            kwargs={"sent": (began, timings["sent"])},
+        ),
+        threading.Thread(
+            target=probe,
+            args=(port, "/publications/", 0.5, stop, timings["publications"]),
+            kwargs={"sent": (began, timings["sent"])},
         ),
     ]
     for thread in probes:
@@ -186,14 +193,25 @@ def probe_for(port: int, seconds: float) -> None:
     print(json.dumps(timings))
 
 
-def probe(port: int, path: str, every: float, stop: threading.Event, timings: list) -> None:
+def probe(
+    port: int,
+    path: str,
+    every: float,
+    stop: threading.Event,
+    timings: list,
+    *,
+    sent: tuple[float, list],
+) -> None:
     """A GET on a new connection every `every` seconds: its time in ms, or None when it failed
-    or was not 200 within PROBE_TIMEOUT."""
+    or was not 200 within PROBE_TIMEOUT; noted in `sent` too, with when it was sent (seconds
+    since `sent`'s start): [path, seconds, ms or None]."""
+    began, noted = sent
     while not stop.is_set():
         started = time.perf_counter()
         status = get(port, path, PROBE_TIMEOUT)[0]
         elapsed = (time.perf_counter() - started) * 1000
         timings.append(elapsed if status == 200 else None)
+        noted.append([path, round(started - began, 2), round(elapsed) if status == 200 else None])
         stop.wait(max(0.0, every - elapsed / 1000))
 
 
@@ -267,6 +285,20 @@ def errors(row: dict) -> int:
 
 
 def report(rows: list[dict]) -> str:
+    """The table, then each path's three slowest probes (a failed one first) with when they
+    were sent: where in the attack the time went."""
+    slowest = [
+        f"\nSlowest {path} probes ({row['server']}): "
+        + ", ".join(
+            f"{'failed' if ms is None else f'{ms} ms'} at {seconds} s"
+            for _, seconds, ms in sorted(
+                (probe for probe in row.get("sent", []) if probe[0] == path),
+                key=lambda probe: (0, 0) if probe[2] is None else (1, -probe[2]),
+            )[:3]
+        )
+        for row in rows
+        for path in ["/healthz", "/publications/"]
+    ]
     return table(
         ["server", "healthz probes", "failed", "≤ 200 ms", "p95 ms", "max ms",
          "/publications/ probes", "failed", "≤ 1 s", "p95 ms", "max ms",
@@ -277,7 +309,7 @@ def report(rows: list[dict]) -> str:
              str(row["slow_closed"]), str(errors(row))]
             for row in rows
         ],
-    )  # fmt: skip
+    ) + "".join(slowest)  # fmt: skip
 
 
 if __name__ == "__main__":

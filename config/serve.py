@@ -24,6 +24,10 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
+# Containers allocated between two collections of the youngest generation, in each serving
+# process (prepare_process).
+GC_YOUNG_THRESHOLD = 50_000
+
 
 def server_command(*, host: str, port: int) -> list[str]:
     """The command line, for `main` and for benchmarks/slow_clients.py and load.py."""
@@ -71,10 +75,19 @@ def prepare_process() -> None:
     # and the site's templates, compiled as their first page would compile them (the cached
     # loader keeps them for the process's life): the freeze below then covers them too.
     from django.conf import settings
+    from django.db import connections
     from django.template.loader import get_template
-    from django.urls import get_resolver
+    from django.urls import reverse
 
-    get_resolver().url_patterns  # noqa: B018
+    from base import caches, site_cache
+
+    # The URL names too (the first reverse() walks the URLconf: 140 ms, the admin's 50 more),
+    # and the code's release that every page's ETag and cache key carry (a digest of the
+    # project's files, 0.5-0.9 s): the first requests of each process made them, holding the
+    # interpreter lock while the process's other threads waited.
+    reverse("healthz")
+    reverse("admin:index")
+    site_cache.release()
     folders: Any = settings.TEMPLATES[0]["DIRS"]
     for folder in map(Path, folders):
         for path in sorted(folder.rglob("*.html")):
@@ -85,12 +98,30 @@ def prepare_process() -> None:
                 # One template that does not compile (or read) fails its own pages, as it
                 # would without this, not every process of the site; said in the log.
                 logger.warning("The template %s did not compile: %r", name, error)
-    # What is loaded by now (Django, the apps, the views, the templates: about 170,000
-    # objects) lives as long as the process. Frozen, it is no longer walked by Python's
-    # collection of reference cycles, which held the interpreter lock for 120-310 ms every
-    # 5-10 s in each process under load, while every request of that process waited.
+    # The shared cache's client and the database's driver, which Django makes (and imports)
+    # on first use: the redis package alone is about 5,000 functions that the collector would
+    # walk each time otherwise. One read of the change stamp makes the client; a cache that
+    # does not answer yet is left to the first request, as it would be without this.
+    try:
+        caches.read(caches.STAMP_KEY)
+    except Exception as error:  # noqa: BLE001
+        logger.warning("The cache did not answer: %r", error)
+    for alias in connections:
+        connections[alias]  # noqa: B018
+    # What is loaded by now (Django, the apps, the views, the templates, the cache's and the
+    # database's clients: about 180,000 objects) lives as long as the process. Frozen, it is
+    # no longer walked by Python's collection of reference cycles, which held the interpreter
+    # lock for 120-310 ms every 5-10 s in each process under load, while every request of
+    # that process waited.
     gc.collect()
     gc.freeze()
+    # And a collection of the youngest objects after every GC_YOUNG_THRESHOLD containers
+    # allocated (Python's default: 700). Every few milliseconds otherwise, each one finds the
+    # requests in flight in the process's other threads and moves their objects on to the
+    # older generations; those are garbage a moment later, cycles that only a full
+    # collection frees. Under `make load` on PostgreSQL each full collection then walked
+    # 25,000-60,000 such dead objects, for 60-400 ms.
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     # A thread that waited for the database or a socket gets the interpreter lock back within
     # 1 ms instead of Python's 5: a short request beside a render in another thread of the
     # process asks for it again after each of its waits.

@@ -19,6 +19,7 @@ import time
 import pytest
 
 from benchmarks.http import free_port
+from config.serve import GC_YOUNG_THRESHOLD
 from tests.live_site import PROJECT, site_environment
 
 HELD = 6
@@ -94,21 +95,26 @@ def test_a_client_that_never_finishes_its_headers_is_cut_off(server):
 
 def test_each_serving_process_loads_its_views_freezes_them_and_switches_threads_often(tmp_path):
     """config/wsgi.py prepares each process before its first request (config/serve.py's
-    prepare_process): the views loaded and the templates compiled, what is loaded kept out of
-    the cycle collector's walks, the interpreter lock passed on within 1 ms. Without it a
-    /healthz probe waited up to 450 ms beside the editor's saves under `make load` on SQLite."""
+    prepare_process): the views loaded, the templates compiled and the cache's client made,
+    what is loaded kept out of the cycle collector's walks, the youngest objects collected
+    less often, the interpreter lock passed on within 1 ms. Without it a /healthz probe waited
+    up to 450 ms beside the editor's saves under `make load`. A Redis that does not answer
+    (nothing listens on port 9 here) leaves its client made and the process serving."""
     script = (
         "import gc, sys; import config.wsgi; from django.template import engines; "
         "cached = engines['django'].engine.template_loaders[0].get_template_cache; "
         "print(gc.get_freeze_count(), sys.getswitchinterval(), 'pages.views.home' in sys.modules,"
-        " 'people/person_detail.html' in cached)"
+        " 'people/person_detail.html' in cached, gc.get_threshold()[0], 'redis' in sys.modules)"
     )
+    environment = site_environment(tmp_path, CACHE_URL="redis://127.0.0.1:9/0")
     answer = subprocess.run(
-        [sys.executable, "-c", script], cwd=PROJECT, env=site_environment(tmp_path),
+        [sys.executable, "-c", script], cwd=PROJECT, env=environment,
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    frozen, interval, views_loaded, template_compiled = answer.stdout.split()
+    frozen, interval, views_loaded, template_compiled, young, redis = answer.stdout.split()
     assert int(frozen) > 100_000
     assert float(interval) == 0.001
     assert views_loaded == "True"
     assert template_compiled == "True"
+    assert int(young) == GC_YOUNG_THRESHOLD > 700
+    assert redis == "True"
