@@ -13,13 +13,38 @@ from collections.abc import Callable, Iterable, Sequence
 from django.contrib.auth import get_user_model
 from django.test import Client, TestCase
 
-from config.management.commands.seed import FIXTURES
+from tests.seeded_rows import load_seed
 
 
 class SeededTestCase(TestCase):
-    """The four real profiles, as `make run` loads them, once for the whole class."""
+    """The four real profiles, as `make run` loads them, once for the whole class: loaded by
+    `loaddata` for the run's first such class, and copied from its rows for the others
+    (tests/seeded_rows.py). Where TestCase loads a class's `fixtures`: right after entering
+    the class's transaction (`_enter_atomics`, which each test calls again for its own),
+    before the class's `setUpTestData`."""
 
-    fixtures = FIXTURES
+    _seed_due = False
+
+    @classmethod
+    def setUpClass(cls):
+        cls._seed_due = True
+        try:
+            super().setUpClass()
+        finally:
+            cls._seed_due = False
+
+    @classmethod
+    def _enter_atomics(cls):
+        atomics = super()._enter_atomics()
+        if cls._seed_due:  # the class's transaction, not a test's
+            cls._seed_due = False
+            try:
+                for alias in cls._databases_names(include_mirrors=False):
+                    load_seed(alias)
+            except Exception:
+                cls._rollback_atomics(atomics)
+                raise
+        return atomics
 
 
 def make_editor():
