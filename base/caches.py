@@ -82,15 +82,15 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "person-card",
             "a person's card (the directory, the home page, a group's and an area's people)",
-            "person:<pk>, and any write of their name, links, role or alumni record (those "
-            "name no narrower scope)",
+            "person:<pk>, and any write of their researcher row (their name), links, role or "
+            "alumni record (those name no narrower scope)",
             PER_PROCESS,
         ),
         Cache(
             "news-entry",
             "a news item's entry in the news list and on the home page",
-            "people, paper:<each paper it names>, and any write of news or groups (they name no "
-            "narrower scope)",
+            "people, facets (a paper published or not) and paper:<each paper it names>, where "
+            "its papers were loaded; any write of news or groups (they name no narrower scope)",
             PER_PROCESS,
         ),
         Cache(

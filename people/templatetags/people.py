@@ -37,9 +37,9 @@ def avatar(person, *, large: bool = False):
 @register.simple_tag
 def person_card(person, role_heading: str = "", role_slug: str = ""):
     """`person`'s card (includes/person_card.html), kept until a change of their row: a list
-    of people rendered anew after an edit of a paper renders none of its cards again. What else
-    a card shows (their name, links, role, alumni record) names no narrower scope, so any write
-    of it moves every card."""
+    of people rendered anew after an edit of a paper renders none of its cards again. The
+    other rows a card shows (their name's researcher row, links, role, alumni record) name no
+    narrower scope, so any write of one of them moves every card."""
     return kept_block(
         "person-card",
         "includes/person_card.html",
