@@ -204,7 +204,8 @@ def probe(
 ) -> None:
     """A GET on a new connection every `every` seconds: its time in ms, or None when it failed
     or was not 200 within PROBE_TIMEOUT; noted in `sent` too, with when it was sent (seconds
-    since `sent`'s start): [path, seconds, ms or None]."""
+    since `sent`'s start, the probing process's first probe, a moment after the attack's idle
+    sockets opened): [path, seconds, ms or None]."""
     began, noted = sent
     while not stop.is_set():
         started = time.perf_counter()

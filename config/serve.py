@@ -78,15 +78,18 @@ def prepare_process() -> None:
     from django.db import connections
     from django.template.loader import get_template
     from django.urls import reverse
+    from django.utils import translation
 
-    from base import caches, site_cache
+    from base import site_cache
 
-    # The URL names too (the first reverse() walks the URLconf: 140 ms, the admin's 50 more),
-    # and the code's release that every page's ETag and cache key carry (a digest of the
-    # project's files, 0.5-0.9 s): the first requests of each process made them, holding the
-    # interpreter lock while the process's other threads waited.
-    reverse("healthz")
-    reverse("admin:index")
+    # The URL names too, in each language (the first reverse() walks the URLconf: 140 ms, the
+    # admin's 50 more), and the code's release that every page's ETag and cache key carry (a
+    # digest of the project's files, 0.5-0.9 s): the first requests of each process made them,
+    # holding the interpreter lock while the process's other threads waited.
+    for language, _ in settings.LANGUAGES:
+        with translation.override(language):
+            reverse("healthz")
+            reverse("admin:index")
     site_cache.release()
     folders: Any = settings.TEMPLATES[0]["DIRS"]
     for folder in map(Path, folders):
@@ -98,14 +101,12 @@ def prepare_process() -> None:
                 # One template that does not compile (or read) fails its own pages, as it
                 # would without this, not every process of the site; said in the log.
                 logger.warning("The template %s did not compile: %r", name, error)
-    # The shared cache's client and the database's driver, which Django makes (and imports)
-    # on first use: the redis package alone is about 5,000 functions that the collector would
-    # walk each time otherwise. One read of the change stamp makes the client; a cache that
-    # does not answer yet is left to the first request, as it would be without this.
-    try:
-        caches.read(caches.STAMP_KEY)
-    except Exception as error:  # noqa: BLE001
-        logger.warning("The cache did not answer: %r", error)
+    # The libraries of the shared cache's client and of the database's driver, which Django
+    # imports on their first use: the redis package alone is about 3,000 functions that the
+    # collector would walk each time otherwise. Imported only (each request thread makes its
+    # own client and connection): nothing is opened here.
+    if any("redis" in cache["BACKEND"] for cache in settings.CACHES.values()):
+        import redis  # noqa: F401
     for alias in connections:
         connections[alias]  # noqa: B018
     # What is loaded by now (Django, the apps, the views, the templates, the cache's and the
@@ -117,10 +118,11 @@ def prepare_process() -> None:
     gc.freeze()
     # And a collection of the youngest objects after every GC_YOUNG_THRESHOLD containers
     # allocated (Python's default: 700). Every few milliseconds otherwise, each one finds the
-    # requests in flight in the process's other threads and moves their objects on to the
-    # older generations; those are garbage a moment later, cycles that only a full
-    # collection frees. Under `make load` on PostgreSQL each full collection then walked
-    # 25,000-60,000 such dead objects, for 60-400 ms.
+    # requests in flight in the process's other threads and moves their objects on to an
+    # older generation; those are garbage a moment later, cycles that the older generations'
+    # collections free, the oldest only a full one. Under `make load` on PostgreSQL each full
+    # collection then walked 25,000-60,000 such dead objects, for 20-785 ms. The count is of
+    # containers allocated less those freed, so memory stays bounded.
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     # A thread that waited for the database or a socket gets the interpreter lock back within
     # 1 ms instead of Python's 5: a short request beside a render in another thread of the

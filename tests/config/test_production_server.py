@@ -95,11 +95,11 @@ def test_a_client_that_never_finishes_its_headers_is_cut_off(server):
 
 def test_each_serving_process_loads_its_views_freezes_them_and_switches_threads_often(tmp_path):
     """config/wsgi.py prepares each process before its first request (config/serve.py's
-    prepare_process): the views loaded, the templates compiled and the cache's client made,
-    what is loaded kept out of the cycle collector's walks, the youngest objects collected
-    less often, the interpreter lock passed on within 1 ms. Without it a /healthz probe waited
-    up to 450 ms beside the editor's saves under `make load`. A Redis that does not answer
-    (nothing listens on port 9 here) leaves its client made and the process serving."""
+    prepare_process): the views loaded, the templates compiled and the cache client's library
+    imported, what is loaded kept out of the cycle collector's walks, the youngest objects
+    collected less often, the interpreter lock passed on within 1 ms. Without it a /healthz
+    probe waited up to 450 ms beside the editor's saves under `make load`. Nothing is opened:
+    no Redis listens on port 9 here."""
     script = (
         "import gc, sys; import config.wsgi; from django.template import engines; "
         "cached = engines['django'].engine.template_loaders[0].get_template_cache; "
