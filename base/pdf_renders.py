@@ -76,8 +76,8 @@ def pdf_response(
     copy or a 503 answers. The copy stays good until a change of `scopes` (any change when
     None). For signed-in users and with DEBUG, `render()` in this process. `render` may raise
     Http404."""
-    if request.META.get("QUERY_STRING"):
-        return HttpResponsePermanentRedirect(request.path)
+    if (redirect := to_own_address(request)) is not None:
+        return redirect
     if settings.DEBUG or request.user.is_authenticated:
         pdf = render_within_cap(render)
         return busy(CAP_REACHED) if pdf is None else pdf_answer(pdf, filename)
@@ -91,6 +91,15 @@ def pdf_response(
             caches.forget(keys.claim)  # queued nothing: the next request tries again
             raise
     return previous(keys.latest, filename) or busy(BEING_PREPARED)
+
+
+def to_own_address(request: HttpRequest) -> HttpResponse | None:
+    """The 301 to the document's bare address for a request with a query string, else None.
+    A view calls it before it reads anything: a cache-busting flood (`cv.pdf?v=1`, `?v=2`,
+    ...) then costs each request the middleware alone, no query."""
+    if request.META.get("QUERY_STRING"):
+        return HttpResponsePermanentRedirect(request.path)
+    return None
 
 
 def print_for_visitors(

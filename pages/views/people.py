@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 
 from base.charts import year_chart
 from base.filters import canonical_choice
-from base.pdf_renders import pdf_response
+from base.pdf_renders import pdf_response, to_own_address
 from base.site_cache import cached, kept, read_ahead
 from events.models import Event
 from news.models import NewsItem
@@ -266,6 +266,8 @@ def cv(request, slug):
 def cv_pdf(request, slug):
     """/people/<slug>/cv.pdf: the same page as the printable CV, printed by WeasyPrint; for
     visitors by the task worker, once per change (base/pdf_renders.py)."""
+    if (redirect := to_own_address(request)) is not None:
+        return redirect
     pk = Person.objects.visible_to(request.user).filter(slug=slug).values_list("pk").first()
     if pk is None:
         raise Http404("No such person.")  # before anything is queued for an address
