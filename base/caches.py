@@ -94,6 +94,12 @@ REGISTRY: dict[str, Cache] = {
             PER_PROCESS,
         ),
         Cache(
+            "published-people",
+            "each published member's pk by their address's slug (a visitor's CV PDF)",
+            "people, and any write of a researcher row (their slug)",
+            PER_PROCESS,
+        ),
+        Cache(
             "lab-row",
             "the lab's row, with whether it has published groups, areas, events, projects and "
             "outputs (every page's header)",

@@ -65,6 +65,14 @@ def assert_being_prepared(response):
     assert "no-store" in response["Cache-Control"]
 
 
+def printed_and_served(client):
+    """A visitor's first request queues the CV's print, the worker prints it, the next is
+    answered with it."""
+    client.get(CV)
+    run_worker()
+    assert client.get(CV).content == stand_in(1)
+
+
 def test_a_visitor_s_request_queues_one_print_in_the_worker_and_the_web_process_prints_nothing(
     client, member, renders
 ):
@@ -130,9 +138,7 @@ def test_an_unchanged_cv_is_not_printed_again_and_an_edit_prints_it_anew(
 def test_after_an_edit_visitors_get_the_previous_pdf_until_the_worker_has_printed_the_new_one(
     client, member, renders
 ):
-    client.get(CV)
-    run_worker()
-    assert client.get(CV).content == stand_in(1)
+    printed_and_served(client)
     member.name = "Hang Zhu, PhD"
     member.save()
     for _ in range(2):
@@ -185,9 +191,7 @@ def test_a_cv_pdf_outlives_a_save_of_another_member_s_paper_and_is_printed_again
     other = make_person(name="Bo Zhao", slug="bo-zhao")
     theirs = make_publication(authors=[other], title="Bo's paper")
     mine = make_publication(authors=[member], title="Hang's paper")
-    client.get(CV)
-    run_worker()
-    assert client.get(CV).content == stand_in(1)
+    printed_and_served(client)
 
     theirs.title = "Bo's paper, revised"
     theirs.save()
@@ -202,3 +206,28 @@ def test_a_cv_pdf_outlives_a_save_of_another_member_s_paper_and_is_printed_again
     assert len(renders) == 2
     assert "Hang&#x27;s paper, revised" in renders[-1] or "Hang's paper, revised" in renders[-1]
     assert client.get(CV).content == stand_in(2)
+
+
+def test_a_visitor_s_request_for_a_cv_being_printed_reads_no_row(
+    client, member, renders, django_assert_num_queries
+):
+    """The member's address is read from the kept list of published members, not the
+    database: a flood of such requests costs each the middleware and the cache's reads."""
+    assert_being_prepared(client.get(CV))  # the list read, the print queued
+    with django_assert_num_queries(0):
+        assert_being_prepared(client.get(CV))
+
+
+def test_a_member_unpublished_or_given_a_new_address_has_no_cv_pdf_at_the_old_one(
+    client, member, renders
+):
+    printed_and_served(client)
+
+    member.slug = "hang-zhu-2"
+    member.save()
+    assert client.get(CV).status_code == 404, "not the copy printed before"
+    assert client.get("/people/hang-zhu-2/cv.pdf").status_code in (200, 503)
+
+    member.is_published = False
+    member.save()
+    assert client.get("/people/hang-zhu-2/cv.pdf").status_code == 404
