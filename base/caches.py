@@ -96,7 +96,7 @@ REGISTRY: dict[str, Cache] = {
         Cache(
             "published-people",
             "each published member's pk by their address's slug (a visitor's CV PDF)",
-            "people, and any write of a researcher row (their slug)",
+            "people, and any write naming no scope (a researcher row: their slug)",
             PER_PROCESS,
         ),
         Cache(

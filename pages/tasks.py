@@ -22,7 +22,7 @@ def print_cv_pdf(url: str, slug: str) -> str:
             printed = print_for_visitors(
                 request,
                 name="cv-pdf",
-                parts=slug,
+                parts=(slug, pk),  # as pages.views.people.cv_pdf keeps it
                 render=lambda: cv_pdf_document(request, slug),
                 scopes=cv_scopes(pk),
             )

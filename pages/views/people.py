@@ -283,7 +283,9 @@ def cv_pdf(request, slug):
     return pdf_response(
         request,
         name="cv-pdf",
-        parts=slug,
+        # The member too: a slug freed and taken by another member is another document (the
+        # previous copy served while one prints is found by these).
+        parts=(slug, pk),
         filename=f"{slug}-cv.pdf",
         render=lambda: cv_pdf_document(request, slug),
         print_later=lambda: print_cv_pdf.enqueue(request.build_absolute_uri(request.path), slug),

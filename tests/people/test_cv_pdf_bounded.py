@@ -14,6 +14,7 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 
 from base.models import Lab
+from people.models import Researcher
 from tests.factories import make_person, make_publication
 from tests.worker import run_worker
 
@@ -218,16 +219,39 @@ def test_a_visitor_s_request_for_a_cv_being_printed_reads_no_row(
         assert_being_prepared(client.get(CV))
 
 
-def test_a_member_unpublished_or_given_a_new_address_has_no_cv_pdf_at_the_old_one(
+def test_a_member_unpublished_given_a_new_address_or_deleted_has_no_cv_pdf_at_the_old_one(
     client, member, renders
 ):
     printed_and_served(client)
-
     member.slug = "hang-zhu-2"
     member.save()
     assert client.get(CV).status_code == 404, "not the copy printed before"
     assert client.get("/people/hang-zhu-2/cv.pdf").status_code in (200, 503)
 
+    # Written as its researcher row, in bulk, as a merge or a split writes it.
+    Researcher.objects.filter(pk=member.pk).update(slug="hang-zhu-3")
+    assert client.get("/people/hang-zhu-2/cv.pdf").status_code == 404
+    assert client.get("/people/hang-zhu-3/cv.pdf").status_code in (200, 503)
+
+    member.refresh_from_db()
     member.is_published = False
     member.save()
-    assert client.get("/people/hang-zhu-2/cv.pdf").status_code == 404
+    assert client.get("/people/hang-zhu-3/cv.pdf").status_code == 404
+
+    member.is_published = True
+    member.save()
+    assert client.get("/people/hang-zhu-3/cv.pdf").status_code in (200, 503)
+    member.delete()
+    assert client.get("/people/hang-zhu-3/cv.pdf").status_code == 404
+
+
+def test_a_slug_taken_by_another_member_never_serves_the_first_one_s_cv(client, member, renders):
+    printed_and_served(client)
+    member.slug = "hang-zhu-2"
+    member.save()
+    make_person(name="Hang Zhu", slug="hang-zhu")  # another member, with the freed address
+    answer = client.get(CV)
+    assert answer.content != stand_in(1), "the other member's CV, printed under this address"
+    assert_being_prepared(answer)
+    run_worker()
+    assert client.get(CV).content == stand_in(2)
