@@ -101,66 +101,103 @@ def _mend_model(model: type[models.Model], *, report: Callable[[str], None], his
                 )
 
 
+class _Settled(Exception):
+    """A text rule's last word on a value: the value to store and why, whatever the other rules
+    said ("delete" when only deleting the row would do)."""
+
+    def __init__(self, value: object, why: str) -> None:
+        super().__init__(why)
+        self.value = value
+        self.why = why
+
+
 def _mend_value(field: models.Field[Any, Any], value: Any) -> tuple[object, str]:
     """The value to store instead and why, or (value, "") when it is fine; "delete" when only
     deleting the row would do."""
     if value is None:
         return value, ""
-    why = []
+    why: list[str] = []
     if isinstance(value, str):
-        multi_line = isinstance(field, models.TextField)
-        stripped = strip_control_characters(value, multi_line=multi_line)
-        if stripped != value:
-            controls = forbidden_characters(multi_line=multi_line).search(value)
-            value = stripped
-            why.append(
-                "had control characters" if controls else "had bidi controls or noncharacters"
-            )
-        if not multi_line and not unicodedata.is_normalized("NFC", value):
-            value = unicodedata.normalize("NFC", value)
-            why.append("is stored in NFC")
-        if isinstance(field, IdentifierField) and value:
-            bare = field.to_python(value)
-            try:
-                field.run_validators(bare)
-            except ValidationError as error:
-                return "", f"is cleared: {' '.join(error.messages)}"
-            if bare != value:
-                value = bare
-                why.append("is stored in its bare form")
-        if validate_visible_name in field.validators:
-            if (unmarked := BIDI_MARKS.sub("", value)) != value:
-                value = unmarked
-                why.append("had direction marks")
-            try:
-                validate_visible_name(value)
-            except ValidationError as error:
-                why.append(f"left as it is, fix it by hand: {' '.join(error.messages)}")
-        if validate_initials in field.validators:
-            spelled = _spelled_initials(value)
-            if spelled != value:
-                value = spelled
-                why.append("had an initial of several letters")
-        limit = field.max_length
-        if limit and len(value) > limit:
-            if isinstance(field, models.URLField | models.SlugField):
-                if not field.blank:
-                    return value, "delete"
-                value = ""
-                why.append("was too long for a web address and is cleared")
-            else:
-                value = value[: limit - 1].rstrip() + ELLIPSIS
-                why.append(f"was longer than {limit} characters")
-    if value not in (None, "") and not isinstance(field, models.CharField | models.TextField):
         try:
-            field.run_validators(value)
-        except ValidationError as error:
-            if field.null:
-                why.append(f"is cleared: {' '.join(error.messages)}")
-                value = None
-            else:
-                why.append(f"left as it is, fix it by hand: {' '.join(error.messages)}")
+            value = _mend_text(field, value, why)
+        except _Settled as settled:
+            return settled.value, settled.why
+    if value not in (None, "") and not isinstance(field, models.CharField | models.TextField):
+        value = _validated_or_cleared(field, value, why)
     return value, "; ".join(why)
+
+
+def _mend_text(field: models.Field[Any, Any], value: str, why: list[str]) -> str:
+    """The text rules in their order, each adding to `why` what it changed."""
+    value = _without_controls(field, value, why)
+    if isinstance(field, IdentifierField) and value:
+        value = _bare_identifier(field, value, why)
+    if validate_visible_name in field.validators:
+        value = _visible_name(value, why)
+    if validate_initials in field.validators and (spelled := _spelled_initials(value)) != value:
+        value = spelled
+        why.append("had an initial of several letters")
+    return _fitted(field, value, why)
+
+
+def _without_controls(field: models.Field[Any, Any], value: str, why: list[str]) -> str:
+    multi_line = isinstance(field, models.TextField)
+    stripped = strip_control_characters(value, multi_line=multi_line)
+    if stripped != value:
+        controls = forbidden_characters(multi_line=multi_line).search(value)
+        why.append("had control characters" if controls else "had bidi controls or noncharacters")
+    if not multi_line and not unicodedata.is_normalized("NFC", stripped):
+        stripped = unicodedata.normalize("NFC", stripped)
+        why.append("is stored in NFC")
+    return stripped
+
+
+def _bare_identifier(field: IdentifierField, value: str, why: list[str]) -> str:
+    bare: str = field.to_python(value)  # a str given, a str back
+    try:
+        field.run_validators(bare)
+    except ValidationError as error:
+        raise _Settled("", f"is cleared: {' '.join(error.messages)}") from error
+    if bare != value:
+        why.append("is stored in its bare form")
+    return bare
+
+
+def _visible_name(value: str, why: list[str]) -> str:
+    if (unmarked := BIDI_MARKS.sub("", value)) != value:
+        why.append("had direction marks")
+    try:
+        validate_visible_name(unmarked)
+    except ValidationError as error:
+        why.append(f"left as it is, fix it by hand: {' '.join(error.messages)}")
+    return unmarked
+
+
+def _fitted(field: models.Field[Any, Any], value: str, why: list[str]) -> str:
+    """Text within its field's length: shortened, ending in "…"; a web address is never cut,
+    but cleared where the field may be empty (its row deleted where not)."""
+    limit = field.max_length
+    if not limit or len(value) <= limit:
+        return value
+    if not isinstance(field, models.URLField | models.SlugField):
+        why.append(f"was longer than {limit} characters")
+        return value[: limit - 1].rstrip() + ELLIPSIS
+    if not field.blank:
+        raise _Settled(value, "delete")
+    why.append("was too long for a web address and is cleared")
+    return ""
+
+
+def _validated_or_cleared(field: models.Field[Any, Any], value: object, why: list[str]) -> object:
+    """A value its field's validators refuse: cleared where the field may be empty."""
+    try:
+        field.run_validators(value)
+    except ValidationError as error:
+        if field.null:
+            why.append(f"is cleared: {' '.join(error.messages)}")
+            return None
+        why.append(f"left as it is, fix it by hand: {' '.join(error.messages)}")
+    return value
 
 
 def _spelled_initials(name: str) -> str:
