@@ -13,7 +13,8 @@ from django.utils.translation import ngettext
 from base.versions import record_snapshot
 from people.models import ExternalPerson, Person
 from people.names import normalize_name
-from publications.models import Authorship, Claim, Publication
+from publications.claims.models import Claim
+from publications.models import Authorship, Publication
 
 logger = logging.getLogger(__name__)
 
