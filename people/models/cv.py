@@ -75,7 +75,7 @@ class Education(PeriodEntry):
     class Meta(PeriodEntry.Meta):
         verbose_name_plural = "education"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return ", ".join(part for part in [self.degree, self.field, self.institution] if part)
 
     @property
@@ -94,7 +94,7 @@ class Experience(PeriodEntry):
     class Meta(PeriodEntry.Meta):
         verbose_name_plural = "experience"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.title}, {self.organization}"
 
     @property
@@ -111,7 +111,7 @@ class Teaching(ProfileEntry):
     class Meta(ProfileEntry.Meta):
         verbose_name_plural = "teaching"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.course
 
     @property
@@ -141,7 +141,7 @@ class Service(DatedEntry):
     class Meta(DatedEntry.Meta):
         verbose_name_plural = "service"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.role
 
 
@@ -150,7 +150,7 @@ class Award(DatedEntry):
     title = models.CharField(max_length=300)
     details = models.CharField(max_length=500, blank=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
 

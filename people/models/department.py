@@ -3,6 +3,7 @@ names, and where alumni went."""
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.expressions import Combinable
 from django.db.models.lookups import GreaterThanOrEqual, IsNull, LessThanOrEqual
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
@@ -30,14 +31,14 @@ from people.models.profile import Person, ResearchArea
 
 
 class ResearchGroupQuerySet(PublishableQuerySet):
-    def for_index(self):
+    def for_index(self) -> "ResearchGroupQuerySet":
         """With `member_count` (current, published members, each counted once),
         `current_leaders` and `published_areas`: one query for the groups, one for all their
         leaders, one for all their areas."""
         current_published = models.Q(
             memberships__end__isnull=True, memberships__person__is_published=True
         )
-        return self.annotate(
+        groups: ResearchGroupQuerySet = self.annotate(
             member_count=models.Count(
                 "memberships__person", filter=current_published, distinct=True
             )
@@ -54,6 +55,7 @@ class ResearchGroupQuerySet(PublishableQuerySet):
                 "areas", queryset=ResearchArea.objects.published(), to_attr="published_areas"
             ),
         )
+        return groups
 
 
 class ResearchGroup(PublicPage, Illustrated):
@@ -98,11 +100,11 @@ class ResearchGroup(PublicPage, Illustrated):
         verbose_name = "research group"
         constraints = [image_has_alt_text("researchgroup_image_has_alt_text")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
-def covers_year(year, *, prefix: str = "") -> models.Q:
+def covers_year(year: Combinable, *, prefix: str = "") -> models.Q:
     """Memberships under way at some time in `year` (an expression, e.g. a paper's year):
     begun in or before it (or at an unknown time) and not ended before it. `prefix` is the
     path to the memberships from the filtered model ("person__memberships__"); use the Q in
@@ -121,14 +123,14 @@ def covers_year(year, *, prefix: str = "") -> models.Q:
 
 
 class MembershipQuerySet(SiteQuerySet):
-    def current(self):
+    def current(self) -> "MembershipQuerySet":
         """Under way: no end date yet."""
         return self.filter(end__isnull=True)
 
-    def former(self):
+    def former(self) -> "MembershipQuerySet":
         return self.filter(end__isnull=False)
 
-    def listed(self):
+    def listed(self) -> "MembershipQuerySet":
         """The current memberships of published people, as a group's page and the API list
         them: by role in Membership.Role's order (leaders first), then by name."""
         role_order = models.Case(
@@ -201,7 +203,7 @@ class Membership(ValidatedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.person} in {self.group} ({self.get_role_display()})"
 
     @property
@@ -267,10 +269,10 @@ class Advising(OrderedRow):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.get_kind_display()} of {self.advisee}: {self.advisor_record}"
 
-    def natural_key(self):
+    def natural_key(self) -> tuple[str, int]:
         return super().natural_key()
 
     natural_key.dependencies = [  # type: ignore[attr-defined]
@@ -292,7 +294,7 @@ class Advising(OrderedRow):
             return format_period(self.start, self.end, self.is_current)
         return ""
 
-    def clean(self):
+    def clean(self) -> None:
         degree = self.degree
         if degree is not None and self.advisee_id and degree.person_id != self.advisee_id:
             raise ValidationError({"degree": "Choose one of the advisee's own degrees."})
@@ -325,10 +327,10 @@ class Collaboration(OrderedRow):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.person} works closely with {self.collaborator_record}"
 
-    def natural_key(self):
+    def natural_key(self) -> tuple[str, int]:
         return super().natural_key()
 
     natural_key.dependencies = ["people.person", "people.externalperson"]  # type: ignore[attr-defined]
@@ -373,5 +375,5 @@ class Departure(ValidatedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.person} left as {self.last_role}"

@@ -72,8 +72,9 @@ def _lines(text: str) -> list[str]:
 
 
 class ResearcherQuerySet(SiteQuerySet):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
+    def get_by_natural_key(self, slug: str) -> "Researcher":
+        researcher: Researcher = self.get(slug=slug)
+        return researcher
 
 
 # The part of the dblp address after "dblp.org/pid/": a researcher's and an external record's.
@@ -155,10 +156,10 @@ class Researcher(KnownByNames, ValidatedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def natural_key(self):
+    def natural_key(self) -> tuple[str]:
         return (self.slug,)
 
 
@@ -170,7 +171,8 @@ class ExternalPersonManager(models.Manager.from_queryset(ExternalPersonQuerySet)
     """Researchers without a profile: the people outside the lab."""
 
     def get_queryset(self) -> ExternalPersonQuerySet:
-        return super().get_queryset().filter(profile__isnull=True)
+        outsiders: ExternalPersonQuerySet = super().get_queryset().filter(profile__isnull=True)
+        return outsiders
 
 
 class ExternalPerson(Researcher):
@@ -193,7 +195,7 @@ class ExternalPerson(Researcher):
         verbose_name = "external person"
         verbose_name_plural = "external people"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.name} ({self.affiliation})" if self.affiliation else self.name
 
     @property
@@ -228,7 +230,7 @@ def member_or_outsider(researcher: Researcher) -> "KnownByNames":
     """The profile of a researcher who is a member, else the researcher as an ExternalPerson
     (its link, its label with the affiliation): what a page or the API names for an author,
     advisor or collaborator key. Reads `researcher.profile`: select_related it with the key."""
-    profile = getattr(researcher, "profile", None)
+    profile: Person | None = getattr(researcher, "profile", None)
     if profile is not None:
         return profile
     if isinstance(researcher, ExternalPerson):
@@ -242,7 +244,7 @@ def published_profile(researcher: Researcher | None) -> "Person | None":
     """The profile of `researcher` when they are a member with a published one: what their name
     links to on a page (a draft profile's member is a name like any other). Reads
     `researcher.profile`: select_related it with the key."""
-    profile = getattr(researcher, "profile", None)
+    profile: Person | None = getattr(researcher, "profile", None)
     return profile if profile is not None and profile.is_published else None
 
 
@@ -337,7 +339,7 @@ class IdentityChange(ValidatedModel):
         verbose_name = "merge or split"
         verbose_name_plural = "merges and splits"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.summary
 
     @property

@@ -1,5 +1,6 @@
 """A member's profile: the directory's sections, the research areas, the person."""
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -21,12 +22,13 @@ from people.models.identities import Researcher, _lines, validate_aliases
 
 if TYPE_CHECKING:
     # The department's rows point at a person; the profile reads them in its methods.
-    from people.models.department import Advising, Departure, Membership
+    from people.models.department import Advising, Departure, Membership, ResearchGroup
 
 
 class RoleGroupQuerySet(SiteQuerySet):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
+    def get_by_natural_key(self, slug: str) -> "RoleGroup":
+        group: RoleGroup = self.get(slug=slug)
+        return group
 
 
 class RoleGroup(ValidatedModel):
@@ -54,10 +56,10 @@ class RoleGroup(ValidatedModel):
         ordering = ["is_alumni", "position", "name"]
         verbose_name = "directory section"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def natural_key(self):
+    def natural_key(self) -> tuple[str]:
         return (self.slug,)
 
 
@@ -90,18 +92,19 @@ class ResearchArea(PublicPage):
         ordering = ["name"]
         verbose_name = "research area"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
 class PersonQuerySet(PublishableQuerySet):
-    def get_by_natural_key(self, slug):
+    def get_by_natural_key(self, slug: str) -> Researcher:
         """The profile of the researcher with `slug`. Loading a fixture asks before the profile
         exists, for the id it will have: the researcher's, loaded just before it."""
         try:
-            return self.get(slug=slug)
+            person: Person = self.get(slug=slug)
+            return person
         except self.model.DoesNotExist:
-            researcher = Researcher.objects.filter(slug=slug).first()
+            researcher: Researcher | None = Researcher.objects.filter(slug=slug).first()
             if researcher is None:
                 raise
             return researcher
@@ -134,10 +137,10 @@ class PersonQuerySet(PublishableQuerySet):
 
     bulk_create.alters_data = True  # type: ignore[attr-defined]
 
-    def drafts_of(self, person):
+    def drafts_of(self, person: "Person") -> models.Q:
         return models.Q(pk=person.pk)
 
-    def for_directory(self):
+    def for_directory(self) -> "PersonQuerySet":
         """Grouped as the directory lists them: by the staff's group order, ungrouped last;
         with the profile links each card shows, and the alumni record for "Now at …"."""
         return (
@@ -151,11 +154,11 @@ class PersonQuerySet(PublishableQuerySet):
             )
         )
 
-    def current(self):
+    def current(self) -> "PersonQuerySet":
         """Without the alumni, who are listed apart."""
         return self.exclude(role_group__is_alumni=True)
 
-    def in_groups(self, groups):
+    def in_groups(self, groups: "ResearchGroup | Iterable[ResearchGroup]") -> "PersonQuerySet":
         """The current members of `groups` (a ResearchGroup or several)."""
         from people.models.department import Membership, ResearchGroup
 
@@ -164,7 +167,7 @@ class PersonQuerySet(PublishableQuerySet):
             pk__in=Membership.objects.current().filter(group__in=groups).values("person")
         )
 
-    def former_members_of(self, group):
+    def former_members_of(self, group: "ResearchGroup") -> "PersonQuerySet":
         """A group's alumni: people whose membership ended and who are not members again."""
         from people.models.department import Membership
 
@@ -173,11 +176,11 @@ class PersonQuerySet(PublishableQuerySet):
             pk__in=memberships.current().values("person")
         )
 
-    def in_areas(self, areas):
+    def in_areas(self, areas: "ResearchArea | Iterable[ResearchArea]") -> "PersonQuerySet":
         """The people staff filed under any of `areas` (a ResearchArea or several)."""
         return self.filed_under("research_areas", areas)
 
-    def for_profile(self):
+    def for_profile(self) -> "PersonQuerySet":
         """Everything a profile page shows, in a fixed number of queries: one per prefetch."""
         from people.models.department import Advising, Collaboration, Membership
 
@@ -340,7 +343,7 @@ class Person(PublicPage, Researcher):
             *(f"paper:{paper}" for paper in papers),
         }
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
     def clean_fields(self, exclude: Any = None) -> None:
@@ -381,12 +384,14 @@ class Person(PublicPage, Researcher):
     @property
     def thumbnail_url(self) -> str:
         """The photo as a card shows it; the photo itself when it has no thumbnail yet."""
-        return (self.photo_thumbnail or self.photo).url
+        url: str = (self.photo_thumbnail or self.photo).url
+        return url
 
     @property
     def large_thumbnail_url(self) -> str:
         """The photo as the profile shows it; the photo itself when it has no thumbnail yet."""
-        return (self.photo_thumbnail_large or self.photo).url
+        url: str = (self.photo_thumbnail_large or self.photo).url
+        return url
 
     @property
     def orcid_url(self) -> str:
@@ -425,7 +430,9 @@ class Person(PublicPage, Researcher):
         return _lines(self.research_interests)
 
 
-def save_identity_of_loaded_profile(sender, instance: Person, raw=False, **kwargs) -> None:
+def save_identity_of_loaded_profile(
+    sender: type[Person], instance: Person, raw: bool = False, **kwargs: Any
+) -> None:
     """pre_save receiver: a profile loaded from a fixture (a raw save, which writes only the
     profile's own table) writes its researcher row too, so the seed's files keep one entry
     per member with the name, slug, aliases and ORCID iD in it."""
