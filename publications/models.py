@@ -1,7 +1,7 @@
 import itertools
 import uuid
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Self
 
 from django.conf import settings
 from django.contrib.postgres.search import SearchVector
@@ -39,6 +39,10 @@ from people.models import (
     covers_year,
 )
 
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
+
 
 def aliases_from_text(text: str) -> tuple[str, ...]:
     """A venue's aliases as typed in its text field, one a line: blank lines and stray
@@ -69,7 +73,7 @@ LIST_ORDER_INDEX_COLUMNS = {
 }
 
 
-def create_list_order_index(apps, schema_editor) -> None:
+def create_list_order_index(apps: "StateApps", schema_editor: "BaseDatabaseSchemaEditor") -> None:
     """For migrations: creates the list-order index if it is missing."""
     if columns := LIST_ORDER_INDEX_COLUMNS.get(schema_editor.connection.vendor):
         schema_editor.execute(
@@ -78,14 +82,15 @@ def create_list_order_index(apps, schema_editor) -> None:
         )
 
 
-def drop_list_order_index(apps, schema_editor) -> None:
+def drop_list_order_index(apps: "StateApps", schema_editor: "BaseDatabaseSchemaEditor") -> None:
     if schema_editor.connection.vendor in LIST_ORDER_INDEX_COLUMNS:
         schema_editor.execute(f'DROP INDEX IF EXISTS "{LIST_ORDER_INDEX}"')
 
 
 class VenueQuerySet(SiteQuerySet):
-    def get_by_natural_key(self, short_name):
-        return self.get(short_name=short_name)
+    def get_by_natural_key(self, short_name: str) -> "Venue":
+        venue: Venue = self.get(short_name=short_name)
+        return venue
 
 
 class Venue(ValidatedModel):
@@ -136,10 +141,10 @@ class Venue(ValidatedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.short_name
 
-    def natural_key(self):
+    def natural_key(self) -> tuple[str]:
         return (self.short_name,)
 
     @property
@@ -183,9 +188,10 @@ class DerivedFollowWrites:
 
     def update(self, **kwargs: Any) -> int:
         if self.derived_from.isdisjoint(kwargs):
-            return super().update(**kwargs)  # type: ignore[misc]
+            updated: int = super().update(**kwargs)  # type: ignore[misc]
+            return updated
         papers = list(self.values_list(self.derived_paper, flat=True))  # type: ignore[attr-defined]
-        written = super().update(**kwargs)  # type: ignore[misc]
+        written: int = super().update(**kwargs)  # type: ignore[misc]
         _refresh_derived(papers)
         return written
 
@@ -193,7 +199,7 @@ class DerivedFollowWrites:
 
     def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
         objs = list(objs)
-        written = super().bulk_update(objs, fields, batch_size=batch_size)  # type: ignore[misc]
+        written: int = super().bulk_update(objs, fields, batch_size=batch_size)  # type: ignore[misc]
         if not self.derived_from.isdisjoint(fields):
             _refresh_derived(
                 row.pk if self.derived_paper == "pk" else row.publication_id for row in objs
@@ -203,7 +209,7 @@ class DerivedFollowWrites:
     bulk_update.alters_data = True  # type: ignore[attr-defined]
 
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
-        created = super().bulk_create(objs, *args, **kwargs)  # type: ignore[misc]
+        created: list[Any] = super().bulk_create(objs, *args, **kwargs)  # type: ignore[misc]
         # A new paper's key and text are made by its creator: a bulk-created paper has no
         # authors yet, which come next (an import) and make them then.
         if self.derived_paper != "pk":
@@ -224,11 +230,12 @@ def external_coauthors_of(papers: models.QuerySet[Any]) -> models.QuerySet[Exter
     """The external people among the authors of `papers` (a subquery of paper ids: a member's
     from their co-author pair rows, `CoauthorPair.objects.papers_of`), with the number of them
     each wrote (`shared`), most shared first. One query when evaluated."""
-    return (
+    coauthors: models.QuerySet[ExternalPerson] = (
         ExternalPerson.objects.filter(authorships__publication__in=papers)
         .annotate(shared=models.Count("authorships__publication", distinct=True))
         .order_by("-shared", "name")
     )
+    return coauthors
 
 
 class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
@@ -253,10 +260,12 @@ class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
             candidates = mine.filter(models.Q(year__gte=bound) | models.Q(publication__in=featured))
         return self.filter(pk__in=list(candidates.values_list("publication", flat=True)))
 
-    def drafts_of(self, person):
+    def drafts_of(self, person: Person) -> models.Q:
         return models.Q(pk__in=Authorship.objects.by(person).values("publication"))
 
-    def authored_by(self, people):
+    def authored_by(
+        self, people: Researcher | Iterable[Researcher] | Iterable[int]
+    ) -> "PublicationQuerySet":
         """The publications that `people` (a Person, or several, or their ids) are among the
         authors of.
 
@@ -264,7 +273,7 @@ class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
         """
         return self.filter(pk__in=Authorship.objects.by(people).values("publication"))
 
-    def of_groups(self, groups):
+    def of_groups(self, groups: ResearchGroup | Iterable[ResearchGroup]) -> "PublicationQuerySet":
         """The papers of the groups' members written while they were members: a paper counts
         for a group when one of its authors was in the group during the paper's year
         (people.models.covers_year). `groups` is a ResearchGroup or several.
@@ -323,12 +332,12 @@ class PublicationQuerySet(DerivedFollowWrites, FiledQuerySet):
             papers += self.filter(pk__in=to_load)
         return papers
 
-    def for_listing(self):
+    def for_listing(self) -> "PublicationQuerySet":
         """What every list of publications shows: venue, authors in order, awards and links."""
         return self.select_related("venue").prefetch_related(*listing_prefetches())
 
 
-def listing_prefetches() -> list[models.Prefetch | str]:
+def listing_prefetches() -> "list[models.Prefetch[str] | str]":
     """The rows besides its own that every list of publications shows of a paper (for_listing):
     its authors in order, awards and links. For `prefetch_related_objects` on a paper read
     already with its venue (a paper's page reads its row first, and these only when it draws
@@ -517,7 +526,7 @@ class Publication(PublicPage, Illustrated):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
     @property
@@ -538,13 +547,14 @@ class Publication(PublicPage, Illustrated):
     @property
     def pdf_url(self) -> str:
         """The first PDF link, read from the prefetched links; "" when there is none."""
+        link: PublicationLink
         for link in self.links.all():
             if link.kind == PublicationLink.Kind.PDF:
                 return link.url
         return ""
 
 
-def listed_publications(*fields: str) -> models.Prefetch:
+def listed_publications(*fields: str) -> "models.Prefetch[str, PublicationQuerySet]":
     """The published papers a row links to (its many-to-many `publications`: a dataset's, a
     project's, a news item's), with only `fields` of each, as `listed_publications`: what the
     row's page names. One query for all rows."""
@@ -625,20 +635,20 @@ class AuthorshipQuerySet(DerivedFollowWrites, OrderedRowQuerySet):
     )
     derived_paper = "publication"
 
-    def by(self, people):
+    def by(self, people: Researcher | Iterable[Researcher] | Iterable[int]) -> "AuthorshipQuerySet":
         """The author rows of `people`: a Person or an ExternalPerson (any Researcher), or an
         iterable or QuerySet of them or of their ids (a member's id is their researcher's)."""
         if isinstance(people, Researcher):
             return self.filter(researcher=people.pk)
         if isinstance(people, models.QuerySet):
-            people = people.values("pk")
+            return self.filter(researcher__in=people.values("pk"))
         return self.filter(researcher__in=people)
 
-    def of_members(self):
+    def of_members(self) -> "AuthorshipQuerySet":
         """The rows that name a member (a researcher with a profile): one join."""
         return self.filter(researcher__profile__isnull=False)
 
-    def unlinked(self):
+    def unlinked(self) -> "AuthorshipQuerySet":
         """The rows that name nobody yet."""
         return self.filter(researcher=None)
 
@@ -696,7 +706,9 @@ class Authorship(PublicationPart):
     loaded_publication_id: int | None = None
 
     @classmethod
-    def from_db(cls, db, field_names, values):
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[object]
+    ) -> Self:
         row = super().from_db(db, field_names, values)
         row.loaded_researcher_id = row.__dict__.get("researcher_id")
         row.loaded_publication_id = row.__dict__.get("publication_id")
@@ -763,11 +775,11 @@ class Authorship(PublicationPart):
         ]
         constraints = PublicationPart.Meta.constraints
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
-class CoauthorPairQuerySet(models.QuerySet):
+class CoauthorPairQuerySet(models.QuerySet["CoauthorPair"]):
     """Kept by the writes of papers and authors (`refresh`), never edited. A plain QuerySet:
     the writes that feed it note their own change scopes (settings.SITE_CACHE_IGNORED_MODELS)."""
 
@@ -779,7 +791,7 @@ class CoauthorPairQuerySet(models.QuerySet):
         """The pairs of a member's papers: those they are on with themself."""
         return self.filter(publication__in=self.papers_of(person))
 
-    def papers_of(self, person: int) -> "models.QuerySet[CoauthorPair, dict[str, Any]]":
+    def papers_of(self, person: int) -> "models.QuerySet[CoauthorPair, Mapping[str, object]]":
         """A member's published papers (as a subquery of their ids): their rows with
         themself, read from the index on (person, partner, year, paper) alone."""
         return self.filter(person=person, partner=person).values("publication")
@@ -890,7 +902,7 @@ class CoauthorPair(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.person_id} and {self.partner_id} on {self.publication_id}"
 
 
@@ -901,7 +913,7 @@ class PublicationAward(PublicationPart):
     class Meta(PublicationPart.Meta):
         verbose_name = "award"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -988,7 +1000,7 @@ class BibtexImport(models.Model):
         ordering = ["-created_at"]
         verbose_name = "BibTeX import"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"BibTeX import of {self.created_at:%Y-%m-%d %H:%M} ({self.get_state_display()})"
 
     @property

@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 from django.db import connection
 from django.db.models import Q
@@ -20,6 +21,10 @@ from django.db.models.expressions import RawSQL
 
 from base.text import fold
 from publications.models import Authorship, Publication
+
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
 
 
 def search_text_of(
@@ -96,7 +101,7 @@ FULL_TEXT_TRIGGERS = {
 }
 
 
-def create_full_text_index(apps, schema_editor) -> None:
+def create_full_text_index(apps: "StateApps", schema_editor: "BaseDatabaseSchemaEditor") -> None:
     """Made, or made again, from the table's rows: a migration that makes SQLite rebuild the
     publications table loses the triggers (a test says so) and must call this after."""
     if schema_editor.connection.vendor != "sqlite":
@@ -111,7 +116,7 @@ def create_full_text_index(apps, schema_editor) -> None:
     schema_editor.execute(f"INSERT INTO {FULL_TEXT_TABLE} ({FULL_TEXT_TABLE}) VALUES ('rebuild')")
 
 
-def drop_full_text_index(apps, schema_editor) -> None:
+def drop_full_text_index(apps: "StateApps", schema_editor: "BaseDatabaseSchemaEditor") -> None:
     if schema_editor.connection.vendor != "sqlite":
         return
     for name in FULL_TEXT_TRIGGERS:

@@ -88,12 +88,16 @@ def network(request):
     centre = None
     scope: tuple[str, int] = ("lab", 0)
     if slug := request.GET.get("person"):
-        subject = get_object_or_404(Person.objects.published(), slug=slug)
-        publications = publications.authored_by(subject)
+        # Named apart from `subject` (a person, group or area) for authored_by, which takes a
+        # person; the group below likewise for of_groups.
+        person: Person = get_object_or_404(Person.objects.published(), slug=slug)
+        subject = person
+        publications = publications.authored_by(person)
         centre, scope = subject.pk, ("person", subject.pk)
     elif slug := request.GET.get("group"):
-        subject = get_object_or_404(ResearchGroup.objects.published(), slug=slug)
-        publications, scope = publications.of_groups(subject), ("group", subject.pk)
+        group: ResearchGroup = get_object_or_404(ResearchGroup.objects.published(), slug=slug)
+        subject = group
+        publications, scope = publications.of_groups(group), ("group", subject.pk)
     elif slug := request.GET.get("area"):
         subject = get_object_or_404(ResearchArea.objects.published(), slug=slug)
         publications, scope = publications.in_areas(subject), ("area", subject.pk)
