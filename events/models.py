@@ -34,38 +34,38 @@ def validate_time_zone(name: str) -> None:
 
 
 class EventQuerySet(PublishableQuerySet):
-    def for_listing(self):
+    def for_listing(self) -> "EventQuerySet":
         """The speaker (and their profile's slug, for the link) and the group in the same
         query: one entry names both."""
         return self.select_related("speaker__profile", "group")
 
-    def drafts_of(self, person):
+    def drafts_of(self, person: Person) -> models.Q:
         """A member previews the drafts of the talks they give."""
         return models.Q(speaker_id=person.pk)
 
-    def upcoming(self, now: datetime.datetime | None = None):
+    def upcoming(self, now: datetime.datetime | None = None) -> "EventQuerySet":
         """Not over yet, soonest first: an event under way is still upcoming."""
         return self.filter(ends_at__gt=now or timezone.now()).order_by("starts_at", "slug")
 
-    def past(self, now: datetime.datetime | None = None):
+    def past(self, now: datetime.datetime | None = None) -> "EventQuerySet":
         """Over, newest first."""
         return self.filter(ends_at__lte=now or timezone.now()).order_by("-starts_at", "slug")
 
-    def given_by(self, researcher):
+    def given_by(self, researcher: Researcher) -> "EventQuerySet":
         """The talks and events `researcher` (a member's Person or an outside Researcher)
         speaks at."""
         return self.filter(speaker_id=researcher.pk)
 
-    def of_group(self, group):
+    def of_group(self, group: ResearchGroup | models.QuerySet[ResearchGroup]) -> "EventQuerySet":
         """The events of the research group (`group` a ResearchGroup or a queryset of them)."""
         if isinstance(group, ResearchGroup):
             return self.filter(group=group)
         return self.filter(group__in=group)
 
-    def in_year(self, year: int):
+    def in_year(self, year: int) -> "EventQuerySet":
         return self.filter(starts_at__year=year)
 
-    def related_to(self, publication):
+    def related_to(self, publication: Publication) -> "EventQuerySet":
         """The talks and events staff linked to the paper `publication`."""
         return self.filter(publications=publication)
 
@@ -75,16 +75,18 @@ class EventQuerySet(PublishableQuerySet):
         found = self.filter(ends_at__gt=now or timezone.now()).aggregate(
             soonest=models.Min("ends_at")
         )
-        return found["soonest"]
+        soonest: datetime.datetime | None = found["soonest"]
+        return soonest
 
-    def years(self):
+    def years(self) -> "models.QuerySet[Event, int]":
         """The distinct years, newest first, in one query."""
-        return (
+        years: models.QuerySet[Event, int] = (
             self.annotate(year=ExtractYear("starts_at"))
             .order_by("-year")
             .values_list("year", flat=True)
             .distinct()
         )
+        return years
 
 
 class Event(PublicPage):
