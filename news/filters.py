@@ -21,7 +21,7 @@ def search_news(queryset, name, value):
     return queryset.filter(pk__in=folded_matches(texts, terms))
 
 
-def news_choices() -> tuple[list[tuple[int, int]], list[tuple[str, str]]]:
+def news_choices() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     years = [(year, year) for year in NewsItem.objects.published().years()]
     people = Person.objects.published().filter(news_items__isnull=False).distinct()
     return years, list(people.order_by("name").values_list("slug", "name"))

@@ -14,18 +14,18 @@ from publications.models import Publication, listed_publications
 
 
 class NewsItemQuerySet(PublishableQuerySet):
-    def for_listing(self):
+    def for_listing(self) -> "NewsItemQuerySet":
         """The people named beside each item; publications are only on the item's own page."""
         return self.prefetch_related(
             models.Prefetch("people", queryset=Person.objects.published().only("name", "slug"))
         )
 
-    def with_publications(self):
+    def with_publications(self) -> "NewsItemQuerySet":
         """Each item's published papers as `listed_publications`: a one-line item links its
         papers, having no page of its own to show them. One query for all items."""
         return self.prefetch_related(listed_publications("title", "title_zh_hans", "slug"))
 
-    def with_groups(self):
+    def with_groups(self) -> "NewsItemQuerySet":
         """Each item's published research groups, named beside it on the news page: one query
         for all items."""
         return self.prefetch_related(
@@ -36,11 +36,11 @@ class NewsItemQuerySet(PublishableQuerySet):
             )
         )
 
-    def about(self, person):
+    def about(self, person: Person) -> "NewsItemQuerySet":
         """The items that name `person` among the people they are about."""
         return self.filter(people=person)
 
-    def of_group(self, group):
+    def of_group(self, group: ResearchGroup | models.QuerySet[ResearchGroup]) -> "NewsItemQuerySet":
         """The items about the group itself, or about one of its members while they were a
         member (by year, as for the group's papers: people.models.covers_year). `group` is a
         ResearchGroup, or a queryset of them (the news filter's: any of them)."""
@@ -55,21 +55,22 @@ class NewsItemQuerySet(PublishableQuerySet):
             | models.Q(pk__in=tagged.values("newsitem"))
         )
 
-    def mentioning(self, publication):
+    def mentioning(self, publication: Publication) -> "NewsItemQuerySet":
         return self.filter(publications=publication)
 
-    def in_year(self, year: int):
+    def in_year(self, year: int) -> "NewsItemQuerySet":
         # Dates are stored as ISO strings ("2026", "2026-07-25"), so a year is a prefix.
         return self.filter(date__startswith=f"{year:04d}")
 
-    def years(self):
+    def years(self) -> "models.QuerySet[NewsItem, str]":
         """The distinct years, newest first, in one query."""
-        return (
+        years: models.QuerySet[NewsItem, str] = (
             self.annotate(year=Substr("date", 1, 4, output_field=models.CharField()))
             .order_by("-year")
             .values_list("year", flat=True)
             .distinct()
         )
+        return years
 
 
 class NewsItem(PublicPage, Illustrated):
@@ -130,7 +131,7 @@ class NewsItem(PublicPage, Illustrated):
             models.Index(fields=["-date"], name="newsitem_date_desc"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
     @property
