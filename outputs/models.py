@@ -6,6 +6,8 @@ shows both with a kind facet, and the exports differ only in the type they write
 (docs/decisions/outputs.md).
 """
 
+from collections.abc import Collection, Iterable
+
 from django.db import models
 from django.db.models.functions import Substr
 from django.utils.translation import gettext_lazy
@@ -17,32 +19,39 @@ from base.models import PublicPage, page_slug, unique_position
 from base.partial_dates import PartialDateField
 from base.querysets import CreditedQuerySet
 from outputs.licences import canonical_licence, validate_licence
-from people.models import CreditRow, ResearchArea, ResearchGroup, credited_researcher
+from people.models import (
+    CreditRow,
+    ResearchArea,
+    Researcher,
+    ResearchGroup,
+    credited_researcher,
+)
 from publications.models import Publication, listed_publications
 
 
 class OutputQuerySet(CreditedQuerySet):
     credits_field = "creators"
 
-    def by(self, researchers):
+    def by(self, researchers: Researcher | Iterable[Researcher]) -> "OutputQuerySet":
         """The outputs `researchers` (a Researcher, a member's Person, or several) created."""
         return self.credited_to(researchers)
 
-    def related_to(self, publication):
+    def related_to(self, publication: Publication) -> "OutputQuerySet":
         """The outputs staff linked to the paper `publication`."""
         return self.filter(publications=publication)
 
-    def years(self):
+    def years(self) -> "models.QuerySet[Output, str]":
         """The distinct release years, newest first, in one query."""
-        return (
+        years: models.QuerySet[Output, str] = (
             self.exclude(released__isnull=True)
             .annotate(year=Substr("released", 1, 4, output_field=models.CharField()))
             .order_by("-year")
             .values_list("year", flat=True)
             .distinct()
         )
+        return years
 
-    def for_listing(self):
+    def for_listing(self) -> "OutputQuerySet":
         """What every list of outputs shows: the creators in order, each with the profile a
         member has (one query for all outputs, whatever their number)."""
         return self.prefetch_related(
@@ -54,7 +63,7 @@ class OutputQuerySet(CreditedQuerySet):
             )
         )
 
-    def for_page(self):
+    def for_page(self) -> "OutputQuerySet":
         """An output's own page: its creators, and its published related papers, groups and
         areas as `listed_publications`, `listed_groups`, `listed_areas` (one query each)."""
         return (
@@ -142,10 +151,10 @@ class Output(PublicPage):
             models.Index(fields=["kind", "is_published"], name="output_kind_published"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
-    def clean_fields(self, exclude=None):
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
         # "mit" is MIT: stored as SPDX spells it, before the validator reads it.
         if isinstance(self.licence, str):
             self.licence = canonical_licence(self.licence)

@@ -8,6 +8,7 @@ shows on a paper whether or not staff filed it under a project.
 
 import datetime
 import re
+from collections.abc import Collection, Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -23,7 +24,13 @@ from base.partial_dates import PartialDateField, ends_after_it_starts, format_pe
 from base.querysets import CreditedQuerySet, SiteQuerySet
 from base.validation import ValidatedModel
 from outputs.models import Output
-from people.models import CreditRow, ResearchArea, ResearchGroup, credited_researcher
+from people.models import (
+    CreditRow,
+    ResearchArea,
+    Researcher,
+    ResearchGroup,
+    credited_researcher,
+)
 from publications.models import Publication, listed_publications
 
 # The Crossref Funder Registry's DOI prefix: every funder id is 10.13039/<digits>.
@@ -50,7 +57,8 @@ def validate_funder_id(value: str) -> None:
 
 class FunderQuerySet(SiteQuerySet):
     def get_by_natural_key(self, slug: str) -> "Funder":
-        return self.get(slug=slug)
+        funder: Funder = self.get(slug=slug)
+        return funder
 
 
 class Funder(ValidatedModel):
@@ -98,7 +106,7 @@ class Funder(ValidatedModel):
     def natural_key(self) -> tuple[str]:
         return (self.slug,)
 
-    def clean_fields(self, exclude=None):
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
         # Pasted as its doi.org address: stored as the bare DOI, before the validator reads it.
         if isinstance(self.registry_id, str):
             self.registry_id = normalised_funder_id(self.registry_id)
@@ -113,25 +121,25 @@ class Funder(ValidatedModel):
 class ProjectQuerySet(CreditedQuerySet):
     credits_field = "people"
 
-    def with_person(self, researchers):
+    def with_person(self, researchers: Researcher | Iterable[Researcher]) -> "ProjectQuerySet":
         """The projects `researchers` (a Researcher, a member's Person, or several) take part
         in."""
         return self.credited_to(researchers)
 
-    def funded_by(self, funders):
+    def funded_by(self, funders: Iterable[Funder]) -> "ProjectQuerySet":
         """The projects a grant of any of `funders` (Funder rows or a queryset) pays for."""
         return self.filter(pk__in=Grant.objects.filter(funder__in=funders).values("project"))
 
-    def past(self, today: datetime.date | None = None):
+    def past(self, today: datetime.date | None = None) -> "ProjectQuerySet":
         """Ended before `today`, at the end's precision: a project ending "2026" is current
         all through 2026 (the ISO strings compare once today is cut to the end's length)."""
         return self.filter(past_condition(today))
 
-    def current(self, today: datetime.date | None = None):
+    def current(self, today: datetime.date | None = None) -> "ProjectQuerySet":
         """Not ended: no end given, or an end not before `today` (started or yet to start)."""
         return self.exclude(past_condition(today))
 
-    def for_listing(self):
+    def for_listing(self) -> "ProjectQuerySet":
         """What every list of projects shows: the people with their profiles, and the grants
         with their funders (one query each for all projects, whatever their number)."""
         return self.prefetch_related(
@@ -142,7 +150,7 @@ class ProjectQuerySet(CreditedQuerySet):
             models.Prefetch("grants", queryset=Grant.objects.for_papers()),
         )
 
-    def for_page(self):
+    def for_page(self) -> "ProjectQuerySet":
         """A project's own page: its people with their profiles, grants and funders, and its
         published groups, areas, papers, datasets and software as `listed_*` (one query each)."""
         return (
@@ -240,7 +248,7 @@ class Project(PublicPage):
     def is_past(self, today: datetime.date | None = None) -> bool:
         if self.end is None:
             return False
-        end = self.end.isoformat()
+        end: str = self.end.isoformat()
         return end < (today or timezone.localdate()).isoformat()[: len(end)]
 
     @property
@@ -301,7 +309,7 @@ class ProjectPerson(CreditRow):
 
 
 class GrantQuerySet(SiteQuerySet):
-    def for_papers(self):
+    def for_papers(self) -> "GrantQuerySet":
         return self.select_related("funder").order_by("funder__name", "award_number")
 
 
