@@ -81,7 +81,7 @@ def env_database(name: str, default: str) -> dj_database_url.DBConfig:
     return config
 
 
-def env_cache(name: str, default: str, *, key_prefix: str) -> dict:
+def env_cache(name: str, default: str, *, key_prefix: str) -> dict[str, str | dict[str, int]]:
     """CACHE_URL: redis://host:port/db (several app servers share it), file:///folder (the app
     servers of one machine), locmem:// (one process only) or dummy:// (nothing kept)."""
     value = os.environ.get(name) or default
@@ -550,7 +550,7 @@ def sign_in_providers(
     saml_metadata_url: str = "",
     saml_idp_entity_id: str = "",
     saml_sp_entity_id: str = "",
-) -> dict[str, dict]:
+) -> dict[str, dict[str, object]]:
     """django-allauth's SOCIALACCOUNT_PROVIDERS: one OpenID Connect app when an issuer is given,
     one SAML app when metadata is; the tests build theirs with it too (tests/signin/)."""
     saml_sp = {"sp": {"entity_id": saml_sp_entity_id}} if saml_sp_entity_id else {}
