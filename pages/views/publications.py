@@ -30,6 +30,7 @@ from pages.views.projects import paper_funding
 from projects.filters import FundedPublicationFilter, funder_facet
 from publications import exports, search
 from publications.claims.forms import ClaimForm, CorrectionForm
+from publications.claims.models import Claim
 from publications.entries import Listed, listed
 from publications.feeds import plain_text
 from publications.filters import (
@@ -44,7 +45,6 @@ from publications.filters import (
     year_options,
 )
 from publications.models import (
-    Claim,
     Publication,
     PublicationQuerySet,
     listing_prefetches,
