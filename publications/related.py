@@ -49,6 +49,10 @@ MIN_PAPERS_PER_WORD = 2
 RELATED_SHOWN = 5
 # Fewer papers than this make no model: nothing to relate.
 MIN_PAPERS = 3
+# A cosine at or below this is no shared topic but the float32 rounding of zero: papers whose
+# topics are at right angles score about 1e-7 either side of it, which side depending on the
+# BLAS and scikit-learn's release (1.9 put a storage paper among a kernel paper's related ones).
+NO_SHARED_TOPIC = 1e-4
 # The scope a new model moves (base/caches.py): the paper pages that show its choices.
 MODEL_SCOPE = "related-model"
 
@@ -88,7 +92,8 @@ class TopicModel:
 
     def nearest(self, vector: np.ndarray, count: int, *, apart: Collection[int] = ()) -> list[int]:
         """The ids of the `count` papers nearest `vector` (by cosine), nearest first, none of
-        `apart`; ties by id, so that the same model always answers the same."""
+        `apart` nor any that shares no topic with it (NO_SHARED_TOPIC); ties by id, so that the
+        same model always answers the same."""
         import numpy as np
 
         scores = self.vectors @ vector
@@ -99,7 +104,7 @@ class TopicModel:
             return []
         best = np.argpartition(-scores, count - 1)[:count]
         ranked = sorted(best, key=lambda index: (-scores[index], self.ids[index]))
-        return [int(self.ids[index]) for index in ranked if scores[index] > 0]
+        return [int(self.ids[index]) for index in ranked if scores[index] > NO_SHARED_TOPIC]
 
     def related_to(
         self, pk: int, count: int = RELATED_SHOWN, *, apart: Collection[int] = ()

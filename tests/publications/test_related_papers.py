@@ -127,6 +127,26 @@ def test_the_same_papers_give_the_same_related_papers():
     ]
 
 
+def test_papers_at_right_angles_are_not_related_whichever_side_of_zero_rounding_puts_them():
+    """Two topics at right angles: the float32 products of their papers are about 1e-7 either
+    side of 0 (which side depends on the BLAS and scikit-learn's release), and no such paper is
+    listed as related, nor found for a query of the other topic."""
+    import numpy as np
+
+    vectors = np.array([[1, 7e-8], [1, -5e-8], [-4e-8, 1], [6e-8, 1]], dtype=np.float32)
+    model = related.TopicModel(
+        ids=np.array([10, 11, 20, 21], dtype=np.int64),
+        vectors=vectors,
+        vocabulary={"kernel": 0, "storage": 1},
+        weights=np.ones(2, dtype=np.float32),
+        terms=np.eye(2, dtype=np.float32),
+    )
+    assert float(vectors[3] @ vectors[0]) > 0  # what a cut-off at 0 would list
+    assert model.related_to(10) == [11]
+    assert model.related_to(21) == [20]
+    assert model.about("kernel") == [10, 11]
+
+
 def make_topic_papers() -> dict[str, Publication]:
     """Two topics, whose papers share words with each other but not always the same ones;
     written by no member, so that their pages list no "More by" papers."""
