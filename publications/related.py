@@ -51,7 +51,8 @@ RELATED_SHOWN = 5
 MIN_PAPERS = 3
 # A cosine at or below this is no shared topic but the float32 rounding of zero: papers whose
 # topics are at right angles score about 1e-7 either side of it, which side depending on the
-# BLAS and scikit-learn's release (1.9 put a storage paper among a kernel paper's related ones).
+# BLAS and the numerical libraries' releases (scikit-learn 1.9.1 with numpy 2.4.6 put a storage
+# paper among a kernel paper's related ones).
 NO_SHARED_TOPIC = 1e-4
 # The scope a new model moves (base/caches.py): the paper pages that show its choices.
 MODEL_SCOPE = "related-model"
