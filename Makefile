@@ -5,17 +5,30 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test install migrations-check messages lint format bench bench-bibtex bench-export load vnu screenshots duplicates
+.PHONY: run serve test install upgrade migrations-check messages lint format bench bench-bibtex bench-export load vnu screenshots duplicates
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+## The releases in constraints.txt (docs/decisions/dependency-pins.md): what CI last passed with.
+$(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/activate
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $@
 
 install: $(VENV)/.installed
+
+## The newest release of every dependency pyproject.toml allows, installed into a new virtualenv
+## and written to constraints.txt; then run `make test` and commit the file.
+upgrade:
+	rm -rf .upgrade-venv
+	$(PYTHON) -m venv .upgrade-venv
+	.upgrade-venv/bin/python -m pip install --quiet --upgrade pip
+	.upgrade-venv/bin/python -m pip install --quiet -e '.[test]'
+	{ sed -n '/^#/p' constraints.txt; .upgrade-venv/bin/python -m pip freeze --exclude-editable; } > constraints.new
+	mv constraints.new constraints.txt
+	rm -rf .upgrade-venv
+	git diff --stat constraints.txt
 
 ## The W3C's Nu HTML Checker, which the HTML test runs with Java (tests/tools.py): vnu.jar from
 ## the npm registry (PyPI's copies are years old), into the git-ignored .tools/. Needs npm.
