@@ -10,25 +10,28 @@ PORT ?= 8000
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 
-## The releases in constraints.txt (docs/decisions/dependency-pins.md): what CI last passed with.
+## The releases in constraints.txt (docs/decisions/dependency-pins.md): what CI last passed with,
+## pip and the build's setuptools among them (built without isolation, which would fetch the newest).
 $(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/activate
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt pip setuptools
+	$(BIN)/python -m pip install --quiet --no-build-isolation -c constraints.txt -e '.[test]'
 	touch $@
 
 install: $(VENV)/.installed
 
-## The newest release of every dependency pyproject.toml allows, installed into a new virtualenv
-## and written to constraints.txt; then run `make test` and commit the file.
+## The newest release of every dependency pyproject.toml allows (pip and setuptools too), installed
+## into a new virtualenv with CI's Python (3.11) and written to constraints.txt under its header
+## comment; then run `make test` and commit the file.
 upgrade:
-	rm -rf .upgrade-venv
+	@$(PYTHON) -c 'import sys; sys.version_info[:2] == (3, 11) or sys.exit("constraints.txt pins what CI installs, with Python 3.11: make upgrade PYTHON=python3.11")'
+	rm -rf .upgrade-venv constraints.new
 	$(PYTHON) -m venv .upgrade-venv
-	.upgrade-venv/bin/python -m pip install --quiet --upgrade pip
-	.upgrade-venv/bin/python -m pip install --quiet -e '.[test]'
-	{ sed -n '/^#/p' constraints.txt; .upgrade-venv/bin/python -m pip freeze --exclude-editable; } > constraints.new
+	.upgrade-venv/bin/python -m pip install --quiet --upgrade pip setuptools
+	.upgrade-venv/bin/python -m pip install --quiet --no-build-isolation -e '.[test]'
+	{ sed -n '/^#/p' constraints.txt; .upgrade-venv/bin/python -m pip freeze --all --exclude-editable; } > constraints.new
 	mv constraints.new constraints.txt
 	rm -rf .upgrade-venv
-	git diff --stat constraints.txt
+	-git diff --stat constraints.txt
 
 ## The W3C's Nu HTML Checker, which the HTML test runs with Java (tests/tools.py): vnu.jar from
 ## the npm registry (PyPI's copies are years old), into the git-ignored .tools/. Needs npm.
