@@ -49,10 +49,12 @@ MIN_PAPERS_PER_WORD = 2
 RELATED_SHOWN = 5
 # Fewer papers than this make no model: nothing to relate.
 MIN_PAPERS = 3
-# A cosine at or below this is no shared topic but the float32 rounding of zero: papers whose
-# topics are at right angles score about 1e-7 either side of it, which side depending on the
+# A cosine at or below this is the float32 rounding of a right angle, not a paper near another:
+# papers whose topics are at right angles score about 1e-7 either side of 0 (at most about 4e-6
+# over 64 numbers), which side depending on the
 # BLAS and the numerical libraries' releases (scikit-learn 1.9.1 with numpy 2.4.6 put a storage
-# paper among a kernel paper's related ones).
+# paper among a kernel paper's related ones). The margin holds for the randomized SVD `build`
+# uses; a solver whose own float32 error is larger (ARPACK's, about 1e-4) would need a larger one.
 NO_SHARED_TOPIC = 1e-4
 # The scope a new model moves (base/caches.py): the paper pages that show its choices.
 MODEL_SCOPE = "related-model"
@@ -93,8 +95,8 @@ class TopicModel:
 
     def nearest(self, vector: np.ndarray, count: int, *, apart: Collection[int] = ()) -> list[int]:
         """The ids of the `count` papers nearest `vector` (by cosine), nearest first, none of
-        `apart` nor any that shares no topic with it (NO_SHARED_TOPIC); ties by id, so that the
-        same model always answers the same."""
+        `apart` nor any scoring at or below NO_SHARED_TOPIC (the rounding of a right angle); ties
+        by id, so that the same model always answers the same."""
         import numpy as np
 
         scores = self.vectors @ vector

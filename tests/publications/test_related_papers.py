@@ -129,22 +129,29 @@ def test_the_same_papers_give_the_same_related_papers():
 
 def test_papers_at_right_angles_are_not_related_whichever_side_of_zero_rounding_puts_them():
     """Two topics at right angles: the float32 products of their papers are about 1e-7 either
-    side of 0 (which side depends on the BLAS and scikit-learn's release), and no such paper is
-    listed as related, nor found for a query of the other topic."""
+    side of 0 (which side depends on the BLAS and the numerical libraries' releases), and no
+    such paper is listed as related, nor found for a query of the other topic; a paper barely
+    about a topic still is."""
     import numpy as np
 
-    vectors = np.array([[1, 7e-8], [1, -5e-8], [-4e-8, 1], [6e-8, 1]], dtype=np.float32)
+    # Paper 30 is barely about the kernel papers' topic (a cosine of 0.01 with paper 10), but
+    # is: it stays listed.
+    vectors = np.array(
+        [[1, 7e-8], [1, -5e-8], [-4e-8, 1], [6e-8, 1], [0.01, (1 - 0.01**2) ** 0.5]],
+        dtype=np.float32,
+    )
     model = related.TopicModel(
-        ids=np.array([10, 11, 20, 21], dtype=np.int64),
+        ids=np.array([10, 11, 20, 21, 30], dtype=np.int64),
         vectors=vectors,
         vocabulary={"kernel": 0, "storage": 1},
         weights=np.ones(2, dtype=np.float32),
         terms=np.eye(2, dtype=np.float32),
     )
     assert float(vectors[3] @ vectors[0]) > 0  # what a cut-off at 0 would list
-    assert model.related_to(10) == [11]
-    assert model.related_to(21) == [20]
-    assert model.about("kernel") == [10, 11]
+    assert model.related_to(10) == [11, 30]
+    assert model.related_to(11) == [10, 30]
+    assert model.related_to(21) == [20, 30]
+    assert model.about("kernel") == [10, 11, 30]
 
 
 def make_topic_papers() -> dict[str, Publication]:
