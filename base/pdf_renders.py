@@ -27,6 +27,7 @@ default file cache on one machine, Redis across machines).
 
 import threading
 from collections.abc import Callable, Iterable
+from typing import TypedDict
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -56,6 +57,17 @@ def render_slots() -> threading.BoundedSemaphore:
     size = settings.CV_PDF_MAX_CONCURRENT_RENDERS
     with _slots_lock:
         return _slots.setdefault(size, threading.BoundedSemaphore(size))
+
+
+class KeptDocument(TypedDict):
+    """What names a document among the kept copies and prints it: the same for `pdf_response`
+    in the view and `print_for_visitors` in the worker (`**document` into either), so that the
+    two never disagree on its keys."""
+
+    name: str
+    parts: object
+    render: Callable[[], bytes]
+    scopes: Iterable[str] | None
 
 
 def pdf_response(

@@ -5,7 +5,7 @@ from django.utils import translation
 from django_tasks import task
 
 from base.pdf_renders import VisitorRequest, print_for_visitors
-from pages.views.people import cv_pdf_document, cv_scopes
+from pages.views.people import kept_cv_pdf
 from people.models import Person
 
 
@@ -19,13 +19,7 @@ def print_cv_pdf(url: str, slug: str) -> str:
         return "no such person"
     try:
         with translation.override(request.language):
-            printed = print_for_visitors(
-                request,
-                name="cv-pdf",
-                parts=(slug, pk),  # as pages.views.people.cv_pdf keeps it
-                render=lambda: cv_pdf_document(request, slug),
-                scopes=cv_scopes(pk),
-            )
+            printed = print_for_visitors(request, **kept_cv_pdf(request, slug, pk))
     except Http404:
         return "no such person"
     return "printed" if printed else "kept already"

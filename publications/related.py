@@ -51,10 +51,10 @@ RELATED_SHOWN = 5
 MIN_PAPERS = 3
 # A cosine at or below this is the float32 rounding of a right angle, not a paper near another:
 # papers whose topics are at right angles score about 1e-7 either side of 0 (at most about 4e-6
-# over 64 numbers), which side depending on the
-# BLAS and the numerical libraries' releases (scikit-learn 1.9.1 with numpy 2.4.6 put a storage
-# paper among a kernel paper's related ones). The margin holds for the randomized SVD `build`
-# uses; a solver whose own float32 error is larger (ARPACK's, about 1e-4) would need a larger one.
+# over 64 numbers), which side depending on the BLAS and the numerical libraries' releases
+# (scikit-learn 1.9.1 with numpy 2.4.6 put a storage paper among a kernel paper's related ones).
+# The margin holds for the randomized SVD `build` uses; a solver whose own float32 error is
+# larger (ARPACK's, about 1e-4) would need a larger one.
 NO_SHARED_TOPIC = 1e-4
 # The scope a new model moves (base/caches.py): the paper pages that show its choices.
 MODEL_SCOPE = "related-model"

@@ -1,7 +1,7 @@
 from dataclasses import dataclass
 
 from django.db.models import F
-from django.http import Http404, HttpResponsePermanentRedirect
+from django.http import Http404, HttpRequest, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 
 from base.charts import year_chart
 from base.filters import canonical_choice
-from base.pdf_renders import pdf_response, to_own_address
+from base.pdf_renders import KeptDocument, pdf_response, to_own_address
 from base.site_cache import cached, kept, kept_here, read_ahead
 from events.models import Event
 from news.models import NewsItem
@@ -282,13 +282,20 @@ def cv_pdf(request, slug):
 
     return pdf_response(
         request,
-        name="cv-pdf",
-        # The member too: a slug freed and taken by another member is another document (the
-        # previous copy served while one prints is found by these).
-        parts=(slug, pk),
         filename=f"{slug}-cv.pdf",
-        render=lambda: cv_pdf_document(request, slug),
         print_later=lambda: print_cv_pdf.enqueue(request.build_absolute_uri(request.path), slug),
+        **kept_cv_pdf(request, slug, pk),
+    )
+
+
+def kept_cv_pdf(request: HttpRequest, slug: str, pk: int) -> KeptDocument:
+    """A member's CV PDF among the kept copies, for the view and the worker that prints it:
+    named by the member too, so that a slug freed and taken by another member is another
+    document (the previous copy served while one prints is found by these)."""
+    return KeptDocument(
+        name="cv-pdf",
+        parts=(slug, pk),
+        render=lambda: cv_pdf_document(request, slug),
         scopes=cv_scopes(pk),
     )
 
